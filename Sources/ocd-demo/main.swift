@@ -1,0 +1,2 @@
+import OpenCoreData
+print("OpenCoreData demo")
