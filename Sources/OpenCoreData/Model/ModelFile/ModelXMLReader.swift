@@ -1,0 +1,380 @@
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads the `contents` XML of an `.xcdatamodel` into an `NSManagedObjectModel`.
+///
+/// Reads everything Xcode writes (shared/corpus/FORMAT.md §3); ignores what it
+/// does not know and the diagram layout. Names between elements (superentity,
+/// destination, inverse, composite type) are linked once the whole file is
+/// read, so their order in the file does not matter. Errors name the file,
+/// the line, and the entity and property being read.
+final class ModelXMLReader: NSObject, XMLParserDelegate {
+    private let file: URL?
+    private let model = NSManagedObjectModel()
+    private var entities: [NSEntityDescription] = []
+    private var composites: [String: [NSAttributeDescription]] = [:]
+    private var configurations: [(name: String, members: [String])] = []
+
+    // What is open at the current point of the file.
+    private var path: [String] = []
+    private var entity: NSEntityDescription?
+    private var ownProperties: [NSPropertyDescription] = []
+    private var property: NSPropertyDescription?
+    private var compositeName: String?
+    private var index: NSFetchIndexDescription?
+    private var group: [String] = []
+    private var userInfo: [AnyHashable: Any] = [:]
+    private var failure: ModelFileError?
+    private var line = 0
+
+    private init(file: URL?) { self.file = file }
+
+    /// The model in the XML file at `url`.
+    static func read(contentsOf url: URL) throws -> NSManagedObjectModel {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ModelFileError(.missingFile, "The model file can't be read.", file: url)
+        }
+        return try read(data: data, file: url)
+    }
+
+    /// The model in `data`; `file` only names the source in errors.
+    static func read(data: Data, file: URL? = nil) throws -> NSManagedObjectModel {
+        let reader = ModelXMLReader(file: file)
+        let parser = XMLParser(data: data)
+        parser.delegate = reader
+        let parsed = parser.parse()
+        if let failure = reader.failure { throw failure }
+        guard parsed else {
+            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
+            throw ModelFileError(.unreadable, "Not well-formed XML (\(reason)).", file: file, line: parser.lineNumber)
+        }
+        guard reader.sawModel else {
+            throw ModelFileError(.unreadable, "Not a Core Data model: the root element is not <model>.", file: file)
+        }
+        return try reader.finish()
+    }
+
+    private var sawModel = false
+
+    // MARK: XMLParserDelegate
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        guard failure == nil else { return }
+        line = parser.lineNumber
+        do {
+            try start(name, attributes)
+        } catch let error as ModelFileError {
+            failure = error
+            parser.abortParsing()
+        } catch {
+            failure = fail("\(error)")
+            parser.abortParsing()
+        }
+        path.append(name)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        path.removeLast()
+        guard failure == nil else { return }
+        end(name)
+    }
+
+    // MARK: Elements
+
+    private func start(_ name: String, _ a: [String: String]) throws {
+        let parent = path.last
+        switch (parent, name) {
+        case (nil, "model"):
+            sawModel = true
+            var header = a
+            if let identifier = header.removeValue(forKey: "userDefinedModelVersionIdentifier"), !identifier.isEmpty {
+                model.versionIdentifiers = [identifier]
+            }
+            model.modelFileAttributes = header
+        case (nil, _):
+            throw ModelFileError(.unreadable, "Not a Core Data model: the root element is <\(name)>, not <model>.", file: file, line: line)
+        case ("model", "entity"):
+            let entity = NSEntityDescription()
+            entity.name = try required(a, "name", of: "entity")
+            self.entity = entity
+            if let className = a["representedClassName"] { entity.managedObjectClassName = className }
+            entity.unresolvedParentName = a["parentEntity"]
+            entity.isAbstract = flag(a["isAbstract"])
+            entity.codeGenerationType = a["codeGenerationType"]
+            entity.renamingIdentifier = a["elementID"]
+            entity.versionHashModifier = a["versionHashModifier"]
+            userInfo = [:]
+        case ("model", "composite"):
+            compositeName = try required(a, "name", of: "composite")
+            composites[compositeName!] = []
+        case ("entity", "attribute"), ("composite", "attribute"):
+            let attribute = try readAttribute(a)
+            property = attribute
+            userInfo = [:]
+            if parent == "composite", let compositeName { composites[compositeName]!.append(attribute) }
+        case ("entity", "relationship"):
+            property = try readRelationship(a)
+            userInfo = [:]
+        case ("entity", "fetchedProperty"):
+            let fetched = NSFetchedPropertyDescription()
+            fetched.name = try required(a, "name", of: "fetched property")
+            fetched.isOptional = flag(a["optional"])
+            property = fetched
+            userInfo = [:]
+        case ("fetchedProperty", "fetchRequest"):
+            (property as? NSFetchedPropertyDescription)?.fetchRequestDescription = try readFetchRequest(a)
+        case ("model", "fetchRequest"):
+            let templateName = try required(a, "name", of: "fetch request template")
+            model.setFetchRequestDescription(try readFetchRequest(a), forName: templateName)
+        case ("entity", "fetchIndex"):
+            index = NSFetchIndexDescription(name: try required(a, "name", of: "fetch index"), elements: [])
+        case ("fetchIndex", "fetchIndexElement"):
+            let type = a["type"].map { $0.lowercased() == "rtree" ? NSFetchIndexElementType.rTree : .binary } ?? .binary
+            let element = NSFetchIndexElementDescription(
+                propertyName: try required(a, "property", of: "fetch index element"),
+                collationType: type, isAscending: a["order"] != "descending")
+            index?.elements.append(element)
+        case ("compoundIndexes", "compoundIndex"), ("uniquenessConstraints", "uniquenessConstraint"):
+            group = []
+        case ("compoundIndex", "index"), ("uniquenessConstraint", "constraint"):
+            group.append(try required(a, "value", of: name))
+        case ("userInfo", "entry"):
+            userInfo[try required(a, "key", of: "userInfo entry")] = a["value"] ?? ""
+        case ("model", "configuration"):
+            let configurationName = try required(a, "name", of: "configuration")
+            configurations.append((configurationName, []))
+            if flag(a["usedWithCloudKit"]) { model.configurationsUsedWithCloudKit.insert(configurationName) }
+        case ("configuration", "memberEntity"):
+            configurations[configurations.count - 1].members.append(try required(a, "name", of: "memberEntity"))
+        default:
+            break // Layout elements and anything newer than this reader.
+        }
+    }
+
+    private func end(_ name: String) {
+        switch (path.last, name) {
+        case ("model", "entity"):
+            if let entity {
+                entity.userInfo = userInfo
+                entity.properties = ownProperties
+                entities.append(entity)
+            }
+            entity = nil
+            ownProperties = []
+            userInfo = [:]
+        case ("entity", "attribute"), ("entity", "relationship"), ("entity", "fetchedProperty"):
+            if let property {
+                property.userInfo = userInfo
+                ownProperties.append(property)
+            }
+            property = nil
+            userInfo = [:]
+        case ("composite", "attribute"):
+            property?.userInfo = userInfo
+            property = nil
+            userInfo = [:]
+        case ("model", "composite"):
+            compositeName = nil
+        case ("entity", "fetchIndex"):
+            if let index, let entity { entity.indexes.append(index) }
+            index = nil
+        case ("compoundIndexes", "compoundIndex"):
+            entity?.compoundIndexes.append(group)
+        case ("uniquenessConstraints", "uniquenessConstraint"):
+            entity?.uniquenessConstraints.append(group)
+        default:
+            break
+        }
+    }
+
+    // MARK: Properties
+
+    private func readAttribute(_ a: [String: String]) throws -> NSAttributeDescription {
+        let name = try required(a, "name", of: "attribute")
+        var type = NSAttributeType.undefinedAttributeType
+        if let typeName = a["attributeType"] {
+            guard let known = NSAttributeType(modelFileName: typeName) else {
+                throw fail("Unknown attributeType '\(typeName)'. Expected one of: \(NSAttributeType.allCases.compactMap(\.modelFileName).joined(separator: ", ")).", property: name)
+            }
+            type = known
+        }
+        let attribute: NSAttributeDescription
+        if type == .compositeAttributeType {
+            let composite = NSCompositeAttributeDescription()
+            composite.compositeTypeName = a["composite"]
+            attribute = composite
+        } else if flag(a["derived"]) {
+            let derived = NSDerivedAttributeDescription()
+            derived.derivationExpressionFormat = a["derivationExpression"]
+            attribute = derived
+        } else {
+            attribute = NSAttributeDescription()
+        }
+        attribute.name = name
+        attribute.attributeType = type
+        try readCommon(a, into: attribute)
+        attribute.valueTransformerName = a["valueTransformerName"]
+        if let className = a["customClassName"] { attribute.attributeValueClassName = className }
+        attribute.usesScalarValueType = a["usesScalarValueType"].map(flag)
+        attribute.allowsExternalBinaryDataStorage = flag(a["allowsExternalBinaryDataStorage"])
+        attribute.preservesValueInHistoryOnDeletion = flag(a["preserveAfterDeletion"])
+        attribute.allowsCloudEncryption = flag(a["allowsCloudEncryption"])
+        attribute.isIndexedBySpotlight = flag(a["spotlightIndexingEnabled"])
+        attribute.isStoredInExternalRecord = flag(a["storedInTruthFile"])
+        attribute.validationRules = AttributeValidationRules(
+            minValueString: a["minValueString"], maxValueString: a["maxValueString"],
+            minDateTimeInterval: try a["minDateTimeInterval"].map { try number($0, "minDateTimeInterval", name) },
+            maxDateTimeInterval: try a["maxDateTimeInterval"].map { try number($0, "maxDateTimeInterval", name) },
+            regularExpressionString: a["regularExpressionString"])
+        if let interval = a["defaultDateTimeInterval"] {
+            attribute.defaultValue = Date(timeIntervalSinceReferenceDate: try number(interval, "defaultDateTimeInterval", name))
+        } else if let text = a["defaultValueString"] {
+            // Xcode does not check default values (a UUID default of "empy" is in
+            // the corpus); one that does not fit the type is dropped, as momc does.
+            attribute.defaultValue = ModelValueText.value(text, of: type)
+        }
+        return attribute
+    }
+
+    private func readRelationship(_ a: [String: String]) throws -> NSRelationshipDescription {
+        let name = try required(a, "name", of: "relationship")
+        let relationship = NSRelationshipDescription()
+        relationship.name = name
+        try readCommon(a, into: relationship)
+        relationship.unresolvedDestinationName = try required(a, "destinationEntity", of: "relationship", property: name)
+        if let inverseName = a["inverseName"] { relationship.unresolvedInverse = (a["inverseEntity"], inverseName) }
+        if let rule = a["deletionRule"] {
+            guard let known = NSDeleteRule(modelFileName: rule) else {
+                throw fail("Unknown deletionRule '\(rule)'. Expected Nullify, Cascade, Deny or No Action.", property: name)
+            }
+            relationship.deleteRule = known
+        }
+        let toMany = flag(a["toMany"])
+        relationship.minCount = try a["minCount"].map { Int(try number($0, "minCount", name)) } ?? 0
+        relationship.maxCount = try a["maxCount"].map { Int(try number($0, "maxCount", name)) } ?? (toMany ? 0 : 1)
+        if toMany && relationship.maxCount == 1 {
+            throw fail("A to-many relationship with maxCount 1 can't be told from a to-one; remove maxCount or toMany.", property: name)
+        }
+        relationship.isOrdered = flag(a["ordered"])
+        return relationship
+    }
+
+    private func readCommon(_ a: [String: String], into property: NSPropertyDescription) throws {
+        property.isOptional = flag(a["optional"])
+        property.isTransient = flag(a["transient"])
+        property.isIndexed = flag(a["indexed"])
+        property.renamingIdentifier = a["elementID"]
+        property.versionHashModifier = a["versionHashModifier"]
+    }
+
+    private func readFetchRequest(_ a: [String: String]) throws -> FetchRequestDescription {
+        var request = FetchRequestDescription(entityName: try required(a, "entity", of: "fetch request"),
+                                              predicateFormat: a["predicateString"])
+        request.resultType = try a["resultType"].map { UInt(try number($0, "resultType", nil)) }
+        request.fetchLimit = try a["fetchLimit"].map { Int(try number($0, "fetchLimit", nil)) }
+        request.fetchBatchSize = try a["fetchBatchSize"].map { Int(try number($0, "fetchBatchSize", nil)) }
+        request.includesSubentities = a["includeSubentities"].map(flag)
+        request.includesPropertyValues = a["includePropertyValues"].map(flag)
+        request.includesPendingChanges = a["includesPendingChanges"].map(flag)
+        request.returnsObjectsAsFaults = a["returnObjectsAsFaults"].map(flag)
+        request.returnsDistinctResults = a["returnDistinctResults"].map(flag)
+        return request
+    }
+
+    // MARK: Linking names once everything is read
+
+    private func finish() throws -> NSManagedObjectModel {
+        var byName: [String: NSEntityDescription] = [:]
+        for entity in entities {
+            guard byName.updateValue(entity, forKey: entity.name!) == nil else {
+                throw ModelFileError(.invalidModel, "Two entities are named '\(entity.name!)'; entity names must be unique.", file: file, entity: entity.name)
+            }
+        }
+        for entity in entities {
+            guard let parentName = entity.unresolvedParentName else { continue }
+            guard let parent = byName[parentName] else {
+                throw ModelFileError(.invalidModel, "parentEntity '\(parentName)' is not an entity of this model.", file: file, entity: entity.name)
+            }
+            parent.subentities.append(entity)
+            entity.unresolvedParentName = nil
+        }
+        for entity in entities {
+            for property in entity.ownProperties {
+                if let composite = property as? NSCompositeAttributeDescription {
+                    try link(composite, entity: entity, seen: [])
+                }
+                guard let relationship = property as? NSRelationshipDescription,
+                      let destinationName = relationship.unresolvedDestinationName else { continue }
+                guard let destination = byName[destinationName] else {
+                    throw ModelFileError(.invalidModel, "destinationEntity '\(destinationName)' is not an entity of this model.", file: file, entity: entity.name, property: relationship.name)
+                }
+                relationship.destinationEntity = destination
+                relationship.unresolvedDestinationName = nil
+            }
+        }
+        for entity in entities {
+            for case let relationship as NSRelationshipDescription in entity.ownProperties {
+                guard let (inverseEntityName, inverseName) = relationship.unresolvedInverse else { continue }
+                let owner = inverseEntityName.flatMap { byName[$0] } ?? relationship.destinationEntity!
+                guard let inverse = owner.relationshipsByName[inverseName] else {
+                    throw ModelFileError(.invalidModel, "inverse relationship '\(inverseName)' does not exist on entity '\(owner.name!)'.", file: file, entity: entity.name, property: relationship.name)
+                }
+                relationship.inverseRelationship = inverse
+                relationship.unresolvedInverse = nil
+            }
+        }
+        model.entities = entities
+        for configuration in configurations {
+            let members = try configuration.members.map { member -> NSEntityDescription in
+                guard let entity = byName[member] else {
+                    throw ModelFileError(.invalidModel, "Configuration '\(configuration.name)' names '\(member)', which is not an entity of this model.", file: file)
+                }
+                return entity
+            }
+            model.setEntities(members, forConfigurationName: configuration.name)
+        }
+        return model
+    }
+
+    private func link(_ composite: NSCompositeAttributeDescription, entity: NSEntityDescription, seen: Set<String>) throws {
+        guard let typeName = composite.compositeTypeName else { return }
+        guard let elements = composites[typeName] else {
+            throw ModelFileError(.invalidModel, "composite '\(typeName)' is not defined in this model.", file: file, entity: entity.name, property: composite.name)
+        }
+        guard !seen.contains(typeName) else {
+            throw ModelFileError(.invalidModel, "composite '\(typeName)' contains itself.", file: file, entity: entity.name, property: composite.name)
+        }
+        composite.elements = elements.map { $0.copy() as! NSAttributeDescription }
+        for case let nested as NSCompositeAttributeDescription in composite.elements {
+            try link(nested, entity: entity, seen: seen.union([typeName]))
+        }
+    }
+
+    // MARK: Values
+
+    private func flag(_ text: String?) -> Bool {
+        guard let text else { return false }
+        return ["YES", "yes", "true", "TRUE", "1"].contains(text)
+    }
+
+    private func number(_ text: String, _ key: String, _ propertyName: String?) throws -> Double {
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else {
+            throw fail("\(key) '\(text)' is not a number.", property: propertyName)
+        }
+        return value
+    }
+
+    private func required(_ a: [String: String], _ key: String, of element: String, property: String? = nil) throws -> String {
+        guard let value = a[key], !value.isEmpty else {
+            throw fail("A <\(path.last.map { _ in element } ?? element)> has no \(key); every \(element) needs one.", property: property)
+        }
+        return value
+    }
+
+    private func fail(_ message: String, property: String? = nil) -> ModelFileError {
+        ModelFileError(.invalidModel, message, file: file, line: line, entity: entity?.name,
+                       property: property ?? self.property?.name)
+    }
+}

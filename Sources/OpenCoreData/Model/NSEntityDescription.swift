@@ -1,0 +1,230 @@
+/// An entity: the description of one kind of managed object, its properties
+/// and its place in an inheritance tree (Apple's NSEntityDescription).
+///
+/// Sub-entities inherit every property of their superentity: `properties`,
+/// `propertiesByName` and the other lookups include inherited properties,
+/// while setting `properties` sets the entity's own.
+open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Sendable {
+    /// The entity's name, unique in its model.
+    public var name: String? { willSet { ensureEditable("the name of entity \(name ?? "")") } }
+
+    private var explicitClassName: String?
+
+    /// The name of the class of the entity's objects; `NSManagedObject` unless set.
+    public var managedObjectClassName: String! {
+        get { explicitClassName ?? "NSManagedObject" }
+        set { ensureEditable("managedObjectClassName of \(name ?? "")"); explicitClassName = newValue }
+    }
+
+    /// Whether the entity has no instances of its own, only of its sub-entities.
+    public var isAbstract: Bool = false { willSet { ensureEditable("isAbstract of \(name ?? "")") } }
+
+    /// Xcode's codegen setting: `class`, `category`, or nil for manual/none.
+    public var codeGenerationType: String? { willSet { ensureEditable("codeGenerationType of \(name ?? "")") } }
+
+    /// The model that holds this entity.
+    public internal(set) weak var managedObjectModel: NSManagedObjectModel?
+
+    /// The entity this one inherits from.
+    public private(set) weak var superentity: NSEntityDescription?
+
+    /// The entities that inherit from this one. Setting it makes this entity
+    /// their superentity.
+    public var subentities: [NSEntityDescription] = [] {
+        willSet { ensureEditable("subentities of \(name ?? "")") }
+        didSet {
+            for old in oldValue where old.superentity === self { old.superentity = nil }
+            for sub in subentities { sub.superentity = self }
+        }
+    }
+
+    /// The sub-entities by name.
+    public var subentitiesByName: [String: NSEntityDescription] {
+        Dictionary(subentities.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The properties this entity declares itself, in order.
+    public private(set) var ownProperties: [NSPropertyDescription] = []
+
+    /// All properties: inherited ones first, then the entity's own. Setting it
+    /// replaces the entity's own properties (inherited ones in the new value are
+    /// recognised and left with the superentity).
+    public var properties: [NSPropertyDescription] {
+        get { frozen?.properties ?? (inheritedProperties + ownProperties) }
+        set {
+            ensureEditable("properties of \(name ?? "")")
+            let inherited = Set(inheritedProperties.map(ObjectIdentifier.init))
+            for old in ownProperties where old.entity === self { old.entity = nil }
+            ownProperties = newValue.filter { !inherited.contains(ObjectIdentifier($0)) }
+            for property in ownProperties { property.entity = self }
+        }
+    }
+
+    private var inheritedProperties: [NSPropertyDescription] { superentity?.properties ?? [] }
+
+    /// Every property by name, inherited ones included.
+    public var propertiesByName: [String: NSPropertyDescription] {
+        frozen?.propertiesByName ?? Self.byName(properties)
+    }
+
+    /// The attributes by name, inherited ones included.
+    public var attributesByName: [String: NSAttributeDescription] {
+        frozen?.attributesByName ?? Self.byName(properties.compactMap { $0 as? NSAttributeDescription })
+    }
+
+    /// The relationships by name, inherited ones included.
+    public var relationshipsByName: [String: NSRelationshipDescription] {
+        frozen?.relationshipsByName ?? Self.byName(properties.compactMap { $0 as? NSRelationshipDescription })
+    }
+
+    /// The relationships whose destination is `entity`.
+    public func relationships(forDestination entity: NSEntityDescription) -> [NSRelationshipDescription] {
+        properties.compactMap { $0 as? NSRelationshipDescription }.filter { $0.destinationEntity === entity }
+    }
+
+    /// Whether this entity is `entity` or inherits from it.
+    public func isKindOf(entity: NSEntityDescription) -> Bool {
+        var current: NSEntityDescription? = self
+        while let candidate = current {
+            if candidate === entity { return true }
+            current = candidate.superentity
+        }
+        return false
+    }
+
+    /// Free-form information for the application; not part of the version hash.
+    public var userInfo: [AnyHashable: Any]? = [:] { willSet { ensureEditable("userInfo of \(name ?? "")") } }
+
+    /// A string mixed into the version hash to mark a change the hash would not see.
+    public var versionHashModifier: String? { willSet { ensureEditable("versionHashModifier of \(name ?? "")") } }
+
+    /// The entity's old name, used by lightweight migration.
+    public var renamingIdentifier: String? { willSet { ensureEditable("renamingIdentifier of \(name ?? "")") } }
+
+    /// Sets of attribute names whose values together must be unique among the
+    /// entity's objects. Accepts names or property descriptions, as Core Data does;
+    /// part of the version hash.
+    public var uniquenessConstraints: [[Any]] {
+        get { uniquenessConstraintNames }
+        set {
+            ensureEditable("uniquenessConstraints of \(name ?? "")")
+            uniquenessConstraintNames = newValue.map { $0.map(Self.propertyName) }
+        }
+    }
+
+    /// The uniqueness constraints as property names.
+    public private(set) var uniquenessConstraintNames: [[String]] = []
+
+    /// The store indexes of the entity; not part of the version hash.
+    public var indexes: [NSFetchIndexDescription] = [] {
+        willSet { ensureEditable("indexes of \(name ?? "")") }
+        didSet { indexes.forEach { $0.entity = self } }
+    }
+
+    /// Deprecated multi-column indexes (names or property descriptions).
+    public var compoundIndexes: [[Any]] {
+        get { compoundIndexNames }
+        set {
+            ensureEditable("compoundIndexes of \(name ?? "")")
+            compoundIndexNames = newValue.map { $0.map(Self.propertyName) }
+        }
+    }
+
+    /// The deprecated compound indexes as property names.
+    public private(set) var compoundIndexNames: [[String]] = []
+
+    /// The entity's version hash: 32 bytes that change whenever the entity
+    /// changes in a way that affects stored data (see VersionHash.swift).
+    public var versionHash: Data { frozen?.versionHash ?? Data(VersionHash.entity(self)) }
+
+    /// The superentity's name, kept by the model-file reader until every entity exists.
+    var unresolvedParentName: String?
+
+    public override init() { super.init() }
+
+    /// An entity named `name` with `properties`.
+    public convenience init(name: String, className: String? = nil, properties: [NSPropertyDescription] = []) {
+        self.init()
+        self.name = name
+        self.explicitClassName = className
+        self.properties = properties
+    }
+
+    var owningModel: NSManagedObjectModel? { managedObjectModel }
+
+    // MARK: Caches once the model is frozen
+
+    struct FrozenLookups {
+        var properties: [NSPropertyDescription]
+        var propertiesByName: [String: NSPropertyDescription]
+        var attributesByName: [String: NSAttributeDescription]
+        var relationshipsByName: [String: NSRelationshipDescription]
+        var versionHash: Data
+    }
+
+    private(set) var frozen: FrozenLookups?
+
+    /// Builds the lookup tables once the model can no longer change; called by
+    /// the model, superentities before sub-entities.
+    func freeze() {
+        let all = inheritedProperties + ownProperties
+        frozen = FrozenLookups(
+            properties: all,
+            propertiesByName: Self.byName(all),
+            attributesByName: Self.byName(all.compactMap { $0 as? NSAttributeDescription }),
+            relationshipsByName: Self.byName(all.compactMap { $0 as? NSRelationshipDescription }),
+            versionHash: Data(VersionHash.entity(self)))
+    }
+
+    private static func byName<P: NSPropertyDescription>(_ properties: [P]) -> [String: P] {
+        Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
+    }
+
+    private static func propertyName(_ element: Any) -> String {
+        if let property = element as? NSPropertyDescription { return property.name }
+        return "\(element)"
+    }
+
+    // MARK: Copying and equality
+
+    /// A copy with copies of the entity's own properties; sub-entities and
+    /// relationship destinations are not copied (a model copy relinks them).
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let copy = NSEntityDescription()
+        copy.name = name
+        copy.explicitClassName = explicitClassName
+        copy.isAbstract = isAbstract
+        copy.codeGenerationType = codeGenerationType
+        copy.properties = ownProperties.map { $0.copy() as! NSPropertyDescription }
+        copy.userInfo = userInfo
+        copy.versionHashModifier = versionHashModifier
+        copy.renamingIdentifier = renamingIdentifier
+        copy.uniquenessConstraintNames = uniquenessConstraintNames
+        copy.indexes = indexes.map { $0.copy() as! NSFetchIndexDescription }
+        copy.compoundIndexNames = compoundIndexNames
+        return copy
+    }
+
+    /// Whether `other` describes the same entity: same name, class, flags,
+    /// own properties, constraints and indexes, and the same superentity and
+    /// sub-entities by name.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSEntityDescription else { return false }
+        return name == other.name && managedObjectClassName == other.managedObjectClassName
+            && isAbstract == other.isAbstract && codeGenerationType == other.codeGenerationType
+            && superentity?.name == other.superentity?.name
+            && Set(subentities.compactMap(\.name)) == Set(other.subentities.compactMap(\.name))
+            && ownProperties.count == other.ownProperties.count
+            && ownProperties.allSatisfy { mine in
+                other.ownProperties.first(where: { $0.name == mine.name }).map(mine.isEqual) ?? false
+            }
+            && ValueEquality.equalDictionaries(userInfo, other.userInfo)
+            && versionHashModifier == other.versionHashModifier && renamingIdentifier == other.renamingIdentifier
+            && uniquenessConstraintNames == other.uniquenessConstraintNames
+            && indexes == other.indexes && compoundIndexNames == other.compoundIndexNames
+    }
+
+    open override var hash: Int { name?.hashValue ?? 0 }
+
+    open override var description: String { "<NSEntityDescription \(name ?? "(unnamed)")>" }
+}
