@@ -9,7 +9,8 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
         willSet { ensureEditable("attributeType of \(name)") }
     }
 
-    private var explicitValueClassName: String?
+    /// The class name the model states, if any (`attributeValueClassName` defaults it).
+    private(set) var explicitValueClassName: String?
 
     /// The name of the class of the attribute's values. Derived from the type,
     /// except for transformable attributes, whose class the model names

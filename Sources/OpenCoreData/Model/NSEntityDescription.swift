@@ -8,7 +8,8 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
     /// The entity's name, unique in its model.
     public var name: String? { willSet { ensureEditable("the name of entity \(name ?? "")") } }
 
-    private var explicitClassName: String?
+    /// The class name the model states, if any (`managedObjectClassName` defaults it).
+    private(set) var explicitClassName: String?
 
     /// The name of the class of the entity's objects; `NSManagedObject` unless set.
     public var managedObjectClassName: String! {

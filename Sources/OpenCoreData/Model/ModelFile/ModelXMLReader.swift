@@ -52,7 +52,14 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
         guard reader.sawModel else {
             throw ModelFileError(.unreadable, "Not a Core Data model: the root element is not <model>.", file: file)
         }
-        return try reader.finish()
+        let model = try reader.finish()
+        do {
+            try model.validateAcceptingXcodeWarnings()
+        } catch var error as ModelFileError {
+            error.file = file
+            throw error
+        }
+        return model
     }
 
     private var sawModel = false
