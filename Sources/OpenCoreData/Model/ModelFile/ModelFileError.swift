@@ -16,8 +16,8 @@ public struct ModelFileError: Error, CustomNSError, LocalizedError, CustomString
     public var message: String
     public var file: URL?
     public var line: Int?
-    public var entity: String?
-    public var property: String?
+    public var entityName: String?
+    public var propertyName: String?
 
     public init(_ kind: Kind, _ message: String, file: URL? = nil, line: Int? = nil,
                 entity: String? = nil, property: String? = nil) {
@@ -25,8 +25,8 @@ public struct ModelFileError: Error, CustomNSError, LocalizedError, CustomString
         self.message = message
         self.file = file
         self.line = line
-        self.entity = entity
-        self.property = property
+        self.entityName = entity
+        self.propertyName = property
     }
 
     public static var errorDomain: String { NSCocoaErrorDomain }
@@ -51,8 +51,8 @@ public struct ModelFileError: Error, CustomNSError, LocalizedError, CustomString
         var place: [String] = []
         if let file { place.append(file.path) }
         if let line { place.append("line \(line)") }
-        if let entity { place.append("entity '\(entity)'") }
-        if let property { place.append("property '\(property)'") }
+        if let entity = entityName { place.append("entity '\(entity)'") }
+        if let property = propertyName { place.append("property '\(property)'") }
         return place.isEmpty ? message : place.joined(separator: ", ") + ": " + message
     }
 }

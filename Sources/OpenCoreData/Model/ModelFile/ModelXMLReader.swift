@@ -49,7 +49,7 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
             throw ModelFileError(.unreadable, "Not well-formed XML (\(reason)).", file: file, line: parser.lineNumber)
         }
-        guard reader.sawModel else {
+        guard reader.sawModel, reader.path.isEmpty else {
             throw ModelFileError(.unreadable, "Not a Core Data model: the root element is not <model>.", file: file)
         }
         let model = try reader.finish()
@@ -82,9 +82,22 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
         path.append(name)
     }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        path.removeLast()
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         guard failure == nil else { return }
+        failure = ModelFileError(.unreadable, "Not well-formed XML (\((parseError as NSError).localizedDescription)).",
+                                 file: file, line: max(parser.lineNumber, line))
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        guard failure == nil else { return }
+        // FoundationXML on Linux recovers from some mismatched tags instead of
+        // failing; a model file that needs recovering is broken.
+        guard path.last == name else {
+            failure = ModelFileError(.unreadable, "Not well-formed XML: </\(name)> closes <\(path.last ?? "nothing")>.", file: file, line: parser.lineNumber)
+            parser.abortParsing()
+            return
+        }
+        path.removeLast()
         end(name)
     }
 
