@@ -11,16 +11,20 @@
 ///
 /// - Property: tag "P", kind ("attribute" / "relationship" / "fetched"),
 ///   name, isOptional, isTransient, isReadOnly, versionHashModifier (empty
-///   when nil). Attributes add attributeType's raw value. Relationships add the
-///   destination entity's name, the inverse's name, minCount, maxCount and
-///   isOrdered.
+///   when nil). Attributes add attributeType's raw value,
+///   allowsExternalBinaryDataStorage and preservesValueInHistoryOnDeletion.
+///   Relationships add the destination entity's name, the inverse's name,
+///   minCount, maxCount and isOrdered.
 /// - Entity: tag "E", name, the superentity's hash (when there is one),
-///   isAbstract, then for each own property in name order its name and hash,
-///   then versionHashModifier, then each uniqueness constraint's names.
+///   isAbstract, then for each own attribute and relationship in name order
+///   its name and hash, then versionHashModifier, then each uniqueness
+///   constraint's names.
 ///
-/// Not hashed, as in Core Data: class names, userInfo, indexes, default
-/// values, validation rules, delete rules, transformer names, renaming
-/// identifiers.
+/// Which inputs count follows black-box tests run against Apple's Core Data
+/// (see VersionHashTests): not hashed are class names, userInfo, indexes,
+/// default values, validation rules, delete rules, transformer names,
+/// renaming identifiers, Spotlight and CloudKit-encryption flags, and fetched
+/// properties.
 enum VersionHash {
     static func property(_ property: NSPropertyDescription) -> [UInt8] {
         var encoder = Encoder(tag: "P")
@@ -29,6 +33,8 @@ enum VersionHash {
             encoder.text("attribute")
             common(property, &encoder)
             encoder.number(Int(attribute.attributeType.rawValue))
+            encoder.flag(attribute.allowsExternalBinaryDataStorage)
+            encoder.flag(attribute.preservesValueInHistoryOnDeletion)
         case let relationship as NSRelationshipDescription:
             encoder.text("relationship")
             common(property, &encoder)
@@ -49,7 +55,8 @@ enum VersionHash {
         encoder.text(entity.name ?? "")
         if let superentity = entity.superentity { encoder.raw(Array(superentity.versionHash)) }
         encoder.flag(entity.isAbstract)
-        for property in entity.ownProperties.sorted(by: { $0.name < $1.name }) {
+        let stored = entity.ownProperties.filter { !($0 is NSFetchedPropertyDescription) }
+        for property in stored.sorted(by: { $0.name < $1.name }) {
             encoder.text(property.name)
             encoder.raw(Self.property(property))
         }

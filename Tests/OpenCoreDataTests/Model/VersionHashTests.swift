@@ -2,8 +2,13 @@ import Testing
 @testable import OpenCoreData
 
 /// Version hashes: stable across runs and processes, equal for equal models,
-/// changed by exactly the inputs Apple documents (shared/reference §8.2,
-/// NSEntityDescription.h / NSPropertyDescription.h `versionHash`).
+/// changed by exactly the inputs Core Data hashes. Sources: NSEntityDescription.h
+/// and NSPropertyDescription.h `versionHash` (shared/reference §8.2), and a
+/// public black-box XCTest suite run against Apple's Core Data ("Test our
+/// assumptions about various CoreData behaviors", David Spooner), which shows
+/// that allowsExternalBinaryDataStorage, preservesValueInHistoryOnDeletion and
+/// isOrdered change the hash while deleteRule, fetched properties, class
+/// names, default values and transformer names do not.
 @Suite struct VersionHashTests {
     static func hex(_ data: Data?) -> String { (data ?? Data()).map { String(format: "%02x", $0) }.joined() }
 
@@ -16,8 +21,8 @@ import Testing
         #expect(hashes["Album"]?.count == 32)
     }
 
-    static let goldenAlbum = "382beb9be3b5fd1f52da452ac23293a92a45344db934aeba07728ea78e974d71"
-    static let goldenPhoto = "100ff03725c2b589f3542bf26e28685284fa2ef34e2908314b26dfd8af4d5116"
+    static let goldenAlbum = "4610b5db57082ae2b2b3bffc8e72fa5cd9bc0a91205b5d0993011df942c065d4"
+    static let goldenPhoto = "3b26074b8074188f6e526b0754fcc7b43146fa224c9eb653126b5536da0c5823"
 
     @Test func equalModelsHaveEqualHashes() throws {
         let file = try NSManagedObjectModel.load(contentsOf: SeedModels.examples.appendingPathComponent("Earthquakes.xcdatamodel"))
@@ -30,7 +35,7 @@ import Testing
     @Test(arguments: [
         "entity name", "property name", "attribute type", "optionality", "transience", "destination",
         "cardinality", "orderedness", "minCount", "inverse name", "entity modifier", "property modifier",
-        "abstract", "superentity", "uniqueness constraint", "new attribute",
+        "abstract", "superentity", "uniqueness constraint", "new attribute", "external storage", "history",
     ])
     func hashChangesWith(_ change: String) throws {
         let before = Self.hashes(of: SeedModels.company())
@@ -55,6 +60,8 @@ import Testing
         case "superentity": department.subentities = [employee]
         case "uniqueness constraint": employee.uniquenessConstraints = [["name"]]
         case "new attribute": employee.properties += [NSAttributeDescription(name: "age", type: .integer16AttributeType)]
+        case "external storage": employee.attributesByName["name"]!.allowsExternalBinaryDataStorage = true
+        case "history": employee.attributesByName["name"]!.preservesValueInHistoryOnDeletion = true
         default: Issue.record("unknown change \(change)")
         }
         let after = Self.hashes(of: model)
@@ -63,7 +70,8 @@ import Testing
     }
 
     /// What Core Data leaves out of the hash does not change it.
-    @Test(arguments: ["class name", "userInfo", "index", "default value", "validation rule", "delete rule", "renaming identifier", "transformer"])
+    @Test(arguments: ["class name", "userInfo", "index", "default value", "validation rule", "delete rule", "renaming identifier",
+                      "transformer", "fetched property", "spotlight", "cloud encryption"])
     func hashIgnores(_ change: String) throws {
         let before = Self.hashes(of: SeedModels.company())
         let model = SeedModels.company()
@@ -77,6 +85,13 @@ import Testing
         case "delete rule": employee.relationshipsByName["manager"]!.deleteRule = .cascadeDeleteRule
         case "renaming identifier": employee.attributesByName["name"]!.renamingIdentifier = "title"
         case "transformer": employee.attributesByName["name"]!.valueTransformerName = "Custom"
+        case "fetched property":
+            let fetched = NSFetchedPropertyDescription()
+            fetched.name = "colleagues"
+            fetched.fetchRequestDescription = FetchRequestDescription(entityName: "Employee", predicateFormat: "department == $FETCH_SOURCE.department")
+            employee.properties += [fetched]
+        case "spotlight": employee.attributesByName["name"]!.isIndexedBySpotlight = true
+        case "cloud encryption": employee.attributesByName["name"]!.allowsCloudEncryption = true
         default: Issue.record("unknown change \(change)")
         }
         #expect(Self.hashes(of: model) == before)
