@@ -5,12 +5,23 @@ let package = Package(
     name: "OpenCoreData",
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        .executable(name: "ocd", targets: ["ocd"]),
         .executable(name: "ocd-demo", targets: ["ocd-demo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .target(name: "OpenCoreData"),
-        .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreData"]),
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"]),
+        // Presentation shared by the command-line tool and the demo; the library does not depend on it.
+        .target(name: "OpenCoreDataTools", dependencies: ["OpenCoreData"]),
+        .executableTarget(name: "ocd", dependencies: [
+            "OpenCoreDataTools",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreDataTools"]),
+        // Depends on `ocd` so that `swift test` builds the tool its tests run as a subprocess.
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "ocd"]),
     ],
     swiftLanguageModes: [.v6]
 )

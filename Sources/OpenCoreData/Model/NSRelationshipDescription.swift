@@ -32,7 +32,8 @@ public enum NSDeleteRule: UInt, Sendable, CaseIterable {
 /// To-one when `maxCount` is 1, to-many otherwise; to-many values are sets, or
 /// ordered sets when `isOrdered`.
 open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable {
-    /// The entity at the other end.
+    /// The entity at the other end. Held weakly, as in Core Data: the model
+    /// owns its entities, so keep the model alive while using its descriptions.
     public weak var destinationEntity: NSEntityDescription? {
         willSet { ensureEditable("destinationEntity of \(name)") }
     }
