@@ -1,0 +1,96 @@
+import GRDBSQLite
+import Foundation
+
+/// The workloads written against the SQLite C API.
+enum RawWorkloads {
+    static func insertItems(_ rows: Int, _ url: URL) throws {
+        try GraphData.populateItems(rows: rows, at: url)
+    }
+
+    static func insertGraph(_ photos: Int, _ url: URL) throws {
+        try GraphData.populate(photos: photos, at: url)
+    }
+
+    static func fetchItems(_ rows: Int, _ url: URL) throws {
+        let db = try RawConnection(url)
+        var sum = 0
+        db.query("SELECT i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 FROM item") { s in
+            for column in Int32(0)..<10 { sum &+= s.int(column) }
+        }
+        try check(sum == 10 * rows * (rows - 1) / 2, "fetchItems read wrong values")
+    }
+
+    static func fetchGraph(_ photos: Int, _ url: URL) throws {
+        let db = try RawConnection(url)
+        var count = 0, bytes = 0
+        db.query("""
+            SELECT p.ZNAME, p.ZRATING, p.ZFILESIZE, p.ZCREATIONDATE, a.ZNAME FROM ZPHOTO p
+            LEFT JOIN ZALBUM a ON a.Z_PK = p.ZALBUM ORDER BY p.ZNAME
+            """) { s in
+            bytes &+= s.text(0).utf8.count &+ s.int(1) &+ s.int(2) &+ Int(s.double(3)) &+ s.text(4).utf8.count
+            count += 1
+        }
+        try check(count == photos && bytes > 0, "fetchGraph read \(count) photos")
+    }
+
+    static func predicateFetch(_ photos: Int, _ url: URL) throws {
+        let db = try RawConnection(url)
+        var count = 0
+        db.query("""
+            SELECT p.ZNAME, p.ZRATING, a.ZNAME FROM ZPHOTO p JOIN ZALBUM a ON a.Z_PK = p.ZALBUM
+            WHERE a.ZNAME LIKE 'a%' AND p.ZRATING > 3 ORDER BY a.ZNAME, p.ZNAME
+            """) { s in
+            count += s.text(0).isEmpty ? 0 : 1
+        }
+        try check(count == Expected.predicateMatches(photos), "predicateFetch found \(count)")
+    }
+
+    static func cascadeDelete(_ photos: Int, _ url: URL) throws {
+        let db = try RawConnection(url)
+        let albums = GraphData.albumCount(photos) / 10
+        db.execute("BEGIN")
+        db.run("DELETE FROM ZPHOTO WHERE ZALBUM = ?", 1...max(1, albums)) { s, album in s.bind(1, album) }
+        db.run("DELETE FROM ZALBUM WHERE Z_PK = ?", 1...max(1, albums)) { s, album in s.bind(1, album) }
+        db.execute("COMMIT")
+    }
+
+    static func updateAll(_ photos: Int, _ url: URL) throws {
+        let db = try RawConnection(url)
+        db.execute("BEGIN")
+        db.run("UPDATE ZPHOTO SET ZRATING = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", 1...photos) { s, id in
+            s.bind(1, id % 5); s.bind(2, id)
+        }
+        db.execute("COMMIT")
+    }
+
+    /// Walks every photo in pages of 100 rows, the way a batched fetch does.
+    static func batchedWalk(_ photos: Int, _ url: URL) throws {
+        let db = try RawConnection(url)
+        var seen = 0
+        var ids: [Int] = []
+        db.query("SELECT Z_PK FROM ZPHOTO ORDER BY Z_PK") { s in ids.append(s.int(0)) }
+        let page = db.prepare("SELECT ZNAME, ZRATING FROM ZPHOTO WHERE Z_PK BETWEEN ? AND ?")
+        for start in stride(from: 0, to: ids.count, by: 100) {
+            sqlite3_reset(page)
+            page.bind(1, ids[start]); page.bind(2, ids[min(start + 99, ids.count - 1)])
+            while sqlite3_step(page) == SQLITE_ROW { seen += page.text(0).isEmpty ? 0 : 1 }
+        }
+        sqlite3_finalize(page)
+        try check(seen == photos, "batchedWalk saw \(seen)")
+    }
+}
+
+/// What each workload must find, computed from the generated data, so that no
+/// system can be fast by being wrong.
+enum Expected {
+    static func predicateMatches(_ photos: Int) -> Int {
+        (0..<photos).filter { i in
+            let p = GraphData.photo(i, photos: photos)
+            return p.rating > 3 && GraphData.name(p.album - 1).lowercased().hasPrefix("a")
+        }.count
+    }
+}
+
+func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    if !condition { throw BenchmarkError(message()) }
+}

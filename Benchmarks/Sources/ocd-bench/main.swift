@@ -1,0 +1,58 @@
+import Foundation
+
+// ocd-bench: OpenCoreData beside hand-written SQLite and GRDB, in one run.
+//   ocd-bench            every workload at every size
+//   ocd-bench --quick    the small sizes only (under two minutes)
+//   ocd-bench --json     one JSON array of measurements instead of tables
+
+let graphSizes = [10_000, 100_000, 1_000_000]
+let workloads: [Workload] = [
+    Workload(name: "insert-items (GRDB's 10 integers)", sizes: [50_000],
+             systems: [.raw: RawWorkloads.insertItems, .grdb: GRDBWorkloads.insertItems]),
+    Workload(name: "insert-graph", sizes: graphSizes,
+             systems: [.raw: RawWorkloads.insertGraph, .grdb: GRDBWorkloads.insertGraph]),
+    Workload(name: "fetch-items (GRDB's 10 integers)", sizes: [200_000],
+             systems: [.raw: RawWorkloads.fetchItems, .grdb: GRDBWorkloads.fetchItems],
+             prepare: { try GraphData.populateItems(rows: $0, at: $1) }),
+    Workload(name: "fetch-graph", sizes: graphSizes,
+             systems: [.raw: RawWorkloads.fetchGraph, .grdb: GRDBWorkloads.fetchGraph],
+             prepare: { try GraphData.populate(photos: $0, at: $1) }),
+    Workload(name: "predicate-fetch", sizes: graphSizes,
+             systems: [.raw: RawWorkloads.predicateFetch, .grdb: GRDBWorkloads.predicateFetch],
+             prepare: { try GraphData.populate(photos: $0, at: $1) }),
+    Workload(name: "cascade-delete", sizes: graphSizes,
+             systems: [.raw: RawWorkloads.cascadeDelete, .grdb: GRDBWorkloads.cascadeDelete],
+             prepare: { try GraphData.populate(photos: $0, at: $1) }),
+    Workload(name: "update-all", sizes: graphSizes,
+             systems: [.raw: RawWorkloads.updateAll, .grdb: GRDBWorkloads.updateAll],
+             prepare: { try GraphData.populate(photos: $0, at: $1) }),
+    Workload(name: "batched-walk", sizes: [1_000_000],
+             systems: [.raw: RawWorkloads.batchedWalk, .grdb: GRDBWorkloads.batchedWalk],
+             prepare: { try GraphData.populate(photos: $0, at: $1) }, isAboutMemory: true),
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    if arguments.first == "--child", arguments.count == 4,
+       let workload = workloads.first(where: { $0.name == arguments[1] }),
+       let size = Int(arguments[2]), let system = System(rawValue: arguments[3]) {
+        try Harness.child(workload, size: size, system: system)
+        exit(0)
+    }
+    let quick = arguments.contains("--quick"), json = arguments.contains("--json")
+    var all: [Measurement] = []
+    for workload in workloads {
+        let sizes = quick ? [workload.sizes.min()!].map { min($0, 10_000) } : workload.sizes
+        let results = try Harness.measure(workload, sizes: sizes)
+        all += results
+        if !json { print(Report.table(workload, results)) }
+    }
+    if json {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        print(String(decoding: try encoder.encode(all), as: UTF8.self))
+    }
+} catch {
+    FileHandle.standardError.write(Data("ocd-bench: \(error)\n".utf8))
+    exit(1)
+}
