@@ -9,10 +9,11 @@ let package = Package(
         .executable(name: "ocd-demo", targets: ["ocd-demo"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "OpenCoreData"),
+        .target(name: "OpenCoreData", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // Presentation shared by the command-line tool and the demo; the library does not depend on it.
         .target(name: "OpenCoreDataTools", dependencies: ["OpenCoreData"]),
         .executableTarget(name: "ocd", dependencies: [

@@ -1,0 +1,67 @@
+import GRDB
+
+/// Core Data's `Z_METADATA` table: one row holding the store UUID (`Z_UUID`)
+/// and the rest of the store's metadata as a binary property list (`Z_PLIST`).
+///
+/// shared/reference §7.1: `Z_VERSION` is always 1; the plist holds
+/// `NSStoreType`, `NSStoreModelVersionHashes` (entity name → 32-byte data),
+/// `NSStoreModelVersionIdentifiers`, `NSStoreModelVersionHashesVersion` (3),
+/// `NSPersistenceFrameworkVersion` and `_NSAutoVacuumLevel`, plus whatever the
+/// application set. The UUID is returned under `NSStoreUUID`, as Core Data's
+/// `metadata(for:)` does.
+enum SQLiteMetadata {
+    static let createTable = "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)"
+
+    /// The metadata key of the store's UUID (Core Data's `NSStoreUUIDKey`).
+    static let uuidKey = "NSStoreUUID"
+
+    /// The store's metadata, or nil when the file has no Z_METADATA row (not a
+    /// Core Data store). Throws when Z_PLIST is not a property list.
+    static func read(_ db: Database) throws -> [String: Any]? {
+        guard try db.tableExists("Z_METADATA"),
+              let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
+            return nil
+        }
+        var metadata: [String: Any] = [:]
+        if let plist: Data = row["Z_PLIST"], !plist.isEmpty {
+            guard let dictionary = try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any] else {
+                throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The store's Z_METADATA.Z_PLIST is not a dictionary property list.")
+            }
+            metadata = dictionary
+        }
+        if let uuid: String = row["Z_UUID"] { metadata[uuidKey] = uuid }
+        return metadata
+    }
+
+    /// Replaces the metadata row: `NSStoreUUID` goes to Z_UUID, the rest to a
+    /// binary plist in Z_PLIST. Values must be property-list types.
+    static func write(_ metadata: [String: Any], _ db: Database) throws {
+        var plist = metadata
+        let uuid = plist.removeValue(forKey: uuidKey) as? String
+        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        try db.execute(sql: "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                       arguments: [uuid, data])
+    }
+
+    /// The metadata of the store file at `url`, read without adding the store
+    /// to a coordinator (Core Data's `metadataForPersistentStore(ofType:at:)`).
+    /// Throws 260 for a missing file and 134000 for a file that is not a Core
+    /// Data SQLite store.
+    static func read(at url: URL) throws -> [String: Any] {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw NSError.coreData(CocoaError.fileReadNoSuchFile.rawValue, "There is no store file at \(url.path).",
+                                   userInfo: [NSFilePathErrorKey: url.path])
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            if let metadata = try queue.read(read) { return metadata }
+        } catch let error as DatabaseError {
+            throw NSError.coreData(NSPersistentStoreInvalidTypeError, "\(url.lastPathComponent) is not a Core Data SQLite store: \(error.message ?? "\(error)").",
+                                   userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error as NSError])
+        }
+        throw NSError.coreData(NSPersistentStoreInvalidTypeError, "\(url.lastPathComponent) is an SQLite file without Core Data's Z_METADATA table.",
+                               userInfo: [NSFilePathErrorKey: url.path])
+    }
+}
