@@ -27,12 +27,15 @@ public struct Managed<Value> {
     /// A property stored under `key`.
     public init(_ key: String) { explicitKey = key }
 
+    /// Not available: the value lives in the enclosing object (see the subscript).
     @available(*, unavailable, message: "@Managed is only available on properties of NSManagedObject subclasses")
     public var wrappedValue: Value {
         get { fatalError("unavailable") }
         set { fatalError("unavailable") }
     }
 
+    /// The property's value, read and written through the enclosing object's
+    /// `value(forKey:)` and `setValue(_:forKey:)`.
     public static subscript<Object: NSManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,

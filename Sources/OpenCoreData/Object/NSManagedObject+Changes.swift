@@ -7,13 +7,13 @@ extension NSManagedObject {
     /// their new values (to-many as sets). For a new object: every property set.
     public func changedValues() -> [String: Any] {
         guard !isFaultStorage else { return [:] }
-        return changes(since: committed.map(idValues) ?? [:], all: committed == nil)
+        return changes(since: committed.map(snapshotValues) ?? [:], all: committed == nil)
     }
 
     /// The properties changed since the last `processPendingChanges()`.
     public func changedValuesForCurrentEvent() -> [String: Any] {
         guard !isFaultStorage, let baseline = eventBaseline else { return [:] }
-        return changes(since: baseline.mapValues(comparable), all: false)
+        return changes(since: baseline, all: false)
     }
 
     /// Whether any persistent (non-transient) property differs from its saved value.
@@ -44,10 +44,8 @@ extension NSManagedObject {
         var result: [String: Any] = [:]
         for property in entity.properties {
             let key = property.name
-            let current = values[key].map(comparable)
-            if all ? current != nil : !ComparableValue.equal(current, baseline[key]) {
-                result[key] = publicValue(key, property) ?? NSNull()
-            }
+            let changed = all ? !isEmpty(values[key]) : !same(values[key], baseline[key], property)
+            if changed { result[key] = publicValue(key, property) ?? NSNull() }
         }
         return result
     }
@@ -58,34 +56,34 @@ extension NSManagedObject {
         return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
     }
 
-    /// A stored value in a form that compares by identity: objects by ID.
-    private func comparable(_ value: Any) -> Any {
+    /// Whether two values of `property` are the same: attributes by value,
+    /// relationships by destination IDs (in order only for ordered ones).
+    private func same(_ lhs: Any?, _ rhs: Any?, _ property: NSPropertyDescription) -> Bool {
+        guard let relationship = property as? NSRelationshipDescription else { return ValueEquality.equal(lhs, rhs) }
+        let l = ids(lhs), r = ids(rhs)
+        return relationship.isOrdered ? l == r : Set(l) == Set(r)
+    }
+
+    private func isEmpty(_ value: Any?) -> Bool {
+        guard let value else { return true }
+        return (value as? ManagedObjectSet)?.isEmpty ?? false
+    }
+
+    /// Destination IDs of a stored value (objects) or a snapshot value (IDs).
+    private func ids(_ value: Any?) -> [NSManagedObjectID] {
         switch value {
-        case let object as NSManagedObject: return object.objectID
+        case let object as NSManagedObject: return [object.objectID]
         case let set as ManagedObjectSet: return set.objects.map(\.objectID)
-        default: return value
+        case let id as NSManagedObjectID: return [id]
+        case let ids as [NSManagedObjectID]: return ids
+        default: return []
         }
     }
 
-    private func idValues(_ snapshot: StoreSnapshot) -> [String: Any] {
+    private func snapshotValues(_ snapshot: StoreSnapshot) -> [String: Any] {
         var result = snapshot.attributes
         for (key, id) in snapshot.toOne { result[key] = id }
         for (key, ids) in snapshot.toMany { result[key] = ids }
         return result
-    }
-}
-
-/// Equality of comparable stored values; to-many compare as sets unless ordered
-/// (an order change of an ordered relationship is a change).
-enum ComparableValue {
-    static func equal(_ lhs: Any?, _ rhs: Any?) -> Bool {
-        let l = lhs.flatMap(nonEmpty), r = rhs.flatMap(nonEmpty)
-        if let l = l as? [NSManagedObjectID], let r = r as? [NSManagedObjectID] { return l == r || (Set(l) == Set(r) && l.count == r.count) }
-        return ValueEquality.equal(l, r)
-    }
-
-    private static func nonEmpty(_ value: Any) -> Any? {
-        if let ids = value as? [NSManagedObjectID], ids.isEmpty { return nil }
-        return value
     }
 }

@@ -46,7 +46,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(ofType storeType: String, configurationName configuration: String?,
                                    at storeURL: URL?, options: [AnyHashable: Any]?) throws -> NSPersistentStore {
-        guard let storeClass = Self.registeredStoreTypes[storeType] else {
+        guard let storeClass = Self.registeredStoreTypesByName[storeType] else {
             throw NSError.coreData(NSPersistentStoreInvalidTypeError, "Unknown store type '\(storeType)'.")
         }
         if let configuration, managedObjectModel.entities(forConfigurationName: configuration) == nil {
@@ -108,16 +108,18 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     // MARK: Store types
 
+    private static let registryLock = NSLock()
     nonisolated(unsafe) private static var registeredStoreTypes: [String: NSPersistentStore.Type] = [
         NSInMemoryStoreType: InMemoryStore.self,
     ]
 
     /// Makes `storeClass` the class of stores of type `storeType` (nil unregisters it).
-    /// Call it before any coordinator adds a store of that type.
     public static func registerStoreClass(_ storeClass: AnyClass?, type storeType: NSPersistentStore.StoreType) {
-        registeredStoreTypes[storeType.rawValue] = storeClass as? NSPersistentStore.Type
+        registryLock.withLock { registeredStoreTypes[storeType.rawValue] = storeClass as? NSPersistentStore.Type }
     }
 
     /// The registered store types and their classes.
-    public static var registeredStoreTypesByName: [String: NSPersistentStore.Type] { registeredStoreTypes }
+    public static var registeredStoreTypesByName: [String: NSPersistentStore.Type] {
+        registryLock.withLock { registeredStoreTypes }
+    }
 }
