@@ -9,7 +9,9 @@ extension NSNumber: NSFetchRequestResult {}
 
 /// What a fetch returns, with Apple's raw values (NSFetchRequest.h).
 public struct NSFetchRequestResultType: OptionSet, Sendable {
+    /// The option bits, as in NSFetchRequest.h.
     public let rawValue: UInt
+    /// The result type with option bits `rawValue`.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// Managed objects (the default).

@@ -101,7 +101,9 @@ public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
 extension NSPersistentStore {
     /// A store type by name, as the new `addPersistentStore(type:…)` takes it.
     public struct StoreType: RawRepresentable, Hashable, Sendable {
+        /// The type name, e.g. `NSInMemoryStoreType`.
         public let rawValue: String
+        /// The store type named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
 
         /// The in-memory store.

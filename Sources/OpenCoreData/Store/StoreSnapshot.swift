@@ -15,6 +15,7 @@ public struct StoreSnapshot: @unchecked Sendable {
     /// Destination IDs of to-many relationships by name, in order for ordered ones.
     public var toMany: [String: [NSManagedObjectID]]
 
+    /// A record of `objectID` with the given values.
     public init(objectID: NSManagedObjectID, version: Int64 = 1, attributes: [String: Any] = [:],
                 toOne: [String: NSManagedObjectID] = [:], toMany: [String: [NSManagedObjectID]] = [:]) {
         self.objectID = objectID
@@ -44,6 +45,7 @@ public struct StoreChangeSet: Sendable {
     /// Records to remove.
     public var deleted: [NSManagedObjectID] = []
 
+    /// An empty change set.
     public init() {}
 
     /// Whether the save changes nothing.
