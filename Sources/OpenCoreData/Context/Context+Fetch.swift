@@ -49,7 +49,7 @@ extension NSManagedObjectContext {
             }
         }
         if storeWindow {
-            return ids.map { registered[$0] ?? object(with: $0) }
+            return ids.map { object(with: $0) }
         }
         var candidates = ids.map { object(with: $0) }.filter { !$0.isDeleted }
         if merges {
