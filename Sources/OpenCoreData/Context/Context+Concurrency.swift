@@ -1,0 +1,90 @@
+// Running work on a context's queue. `performAndWait` runs inline when the
+// calling thread is already doing this context's work (it is reentrant, as
+// in Core Data); every block ends with `processPendingChanges()`.
+
+extension NSManagedObjectContext {
+    /// When an async `perform` runs its block.
+    public enum ScheduledTaskType: Sendable {
+        /// At once when already on the context's queue, else as soon as the queue is free.
+        case immediate
+        /// Always after the work already queued.
+        case enqueued
+    }
+
+    /// Runs `block` on the context's queue, later; returns at once.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async { self.runAsCurrent(block) }
+    }
+
+    /// Runs `block` on the context's queue, waits, and returns its result or
+    /// error. Inline when the caller is already running this context's work.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isCurrent { return try block() }
+        if concurrencyType == .mainQueueConcurrencyType, Thread.isMainThread { return try runAsCurrent(block) }
+        return try withoutActuallyEscaping(block) { block in
+            let box = UncheckedBox(block)
+            let result = queue.sync { UncheckedBox(Result { try self.runAsCurrent(box.value) }) }
+            return try result.value.get()
+        }
+    }
+
+    /// Runs `block` on the context's queue and returns its result or error
+    /// to the awaiting task.
+    public func perform<T, E: Error>(schedule: ScheduledTaskType = .immediate,
+                                     _ block: @escaping () throws(E) -> T) async throws(E) -> T {
+        if schedule == .immediate, isCurrent {
+            do { return try block() } catch { throw error }
+        }
+        let box = UncheckedBox(block)
+        let outcome: UncheckedBox<Result<T, E>> = await withCheckedContinuation { continuation in
+            queue.async {
+                let result: Result<T, E> = self.runAsCurrent {
+                    do throws(E) { return .success(try box.value()) } catch { return .failure(error) }
+                }
+                continuation.resume(returning: UncheckedBox(result))
+            }
+        }
+        return try outcome.value.get()
+    }
+
+    /// Whether this thread is running this context's work now.
+    var isCurrent: Bool { CurrentContexts.contains(self) }
+
+    private func runAsCurrent<T>(_ block: () throws -> T) rethrows -> T {
+        CurrentContexts.push(self)
+        defer {
+            processPendingChanges()
+            CurrentContexts.pop()
+        }
+        return try block()
+    }
+}
+
+/// A value moved across a queue hop that the context's queue makes safe.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// The contexts whose work the current thread is running, innermost last.
+enum CurrentContexts {
+    private static let key = "OpenCoreData.CurrentContexts"
+
+    private final class Stack {
+        var contexts: [ObjectIdentifier] = []
+    }
+
+    private static var stack: Stack {
+        if let stack = Thread.current.threadDictionary[key] as? Stack { return stack }
+        let stack = Stack()
+        Thread.current.threadDictionary[key] = stack
+        return stack
+    }
+
+    static func contains(_ context: NSManagedObjectContext) -> Bool {
+        stack.contexts.contains(ObjectIdentifier(context))
+    }
+
+    static func push(_ context: NSManagedObjectContext) { stack.contexts.append(ObjectIdentifier(context)) }
+    static func pop() { stack.contexts.removeLast() }
+}

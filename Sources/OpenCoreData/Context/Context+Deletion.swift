@@ -1,0 +1,75 @@
+// Deleting objects and propagating delete rules. As in Core Data, `delete`
+// only marks the object; its relationships' rules run when pending changes
+// are processed (end of event, or save), and Deny is checked at save
+// (reference §2.2).
+
+extension NSManagedObjectContext {
+    /// Marks `object` for deletion at the next save. Its delete rules run at
+    /// the next `processPendingChanges()`; an object never saved is then
+    /// simply forgotten.
+    public func delete(_ object: NSManagedObject) {
+        precondition(object.managedObjectContext === self,
+                     "An NSManagedObject of entity \(object.entity.name ?? "") can only be deleted by its own context")
+        guard !object.isDeletedFlag else { return }
+        if object.isUpdatedFlag {
+            object.isUpdatedFlag = false
+            updated.remove(object)
+        }
+        object.isDeletedFlag = true
+        deleted.append(object)
+        event.deleted.append(object)
+        pendingDeletes.append(object)
+    }
+
+    /// Ends the current event: runs pending delete rules (unless
+    /// `propagatesDeletesAtEndOfEvent` is false), forgets objects inserted and
+    /// deleted since the last save, and posts ObjectsDidChange for what changed.
+    public func processPendingChanges() {
+        if propagatesDeletesAtEndOfEvent { propagateDeletes() }
+        endEvent()
+    }
+
+    /// Runs the delete rules of every object deleted since the last run,
+    /// including objects that cascading deletes.
+    func propagateDeletes() {
+        while !pendingDeletes.isEmpty {
+            let object = pendingDeletes.removeFirst()
+            guard object.isDeletedFlag else { continue }
+            object.fireFaultIfNeeded()
+            object.prepareForDeletion()
+            let relationships = object.entity.relationshipsByName.values.sorted { $0.name < $1.name }
+            for relationship in relationships {
+                switch relationship.deleteRule {
+                case .nullifyDeleteRule:
+                    object.clearDestinations(of: relationship)
+                case .cascadeDeleteRule:
+                    for destination in object.destinations(of: relationship) where !destination.isDeletedFlag {
+                        delete(destination)
+                    }
+                case .denyDeleteRule, .noActionDeleteRule:
+                    break
+                }
+            }
+        }
+        for object in deleted.objects where object.isInsertedFlag { forget(object) }
+    }
+
+    func endEvent() {
+        let finished = event
+        event = ContextEvent()
+        for object in finished.changed.objects { object.eventBaseline = nil }
+        guard !finished.isEmpty else { return }
+        func live(_ set: ManagedObjectSet) -> Set<NSManagedObject> { Set(set.objects) }
+        var userInfo: [AnyHashable: Any] = [:]
+        let insertedNow = finished.inserted.objects.filter { $0.managedObjectContext === self }
+        let deletedNow = finished.deleted.objects.filter { $0.managedObjectContext === self }
+        let updatedNow = finished.updated.objects.filter { $0.isUpdatedFlag }
+        if !insertedNow.isEmpty { userInfo[NSInsertedObjectsKey] = Set(insertedNow) }
+        if !updatedNow.isEmpty { userInfo[NSUpdatedObjectsKey] = Set(updatedNow) }
+        if !deletedNow.isEmpty { userInfo[NSDeletedObjectsKey] = Set(deletedNow) }
+        if !finished.refreshed.isEmpty { userInfo[NSRefreshedObjectsKey] = live(finished.refreshed) }
+        if !finished.invalidated.isEmpty { userInfo[NSInvalidatedObjectsKey] = live(finished.invalidated) }
+        guard !userInfo.isEmpty else { return }
+        NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: userInfo)
+    }
+}

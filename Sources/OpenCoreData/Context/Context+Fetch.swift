@@ -1,0 +1,106 @@
+// Fetching: the stores select records, and the context merges its unsaved
+// objects in (inserted ones included, deleted ones left out) unless the
+// request says `includesPendingChanges = false`.
+
+extension NSManagedObject: FetchCandidate {
+    var candidateEntity: NSEntityDescription { entity }
+}
+
+extension NSManagedObjectContext {
+    /// The objects (or IDs, dictionaries, count) `request` selects. Without
+    /// unsaved changes this costs one store fetch, with results as faults;
+    /// with them, matching unsaved objects are merged and the request's
+    /// selection is applied again in memory.
+    public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
+        let untyped = request.untyped
+        if untyped.resultType == .countResultType { return [NSNumber(value: try count(for: request)) as! T] }
+        if untyped.resultType == .dictionaryResultType { return try dictionaries(for: untyped).map { $0 as! T } }
+        let objects = try fetchObjects(untyped)
+        if untyped.resultType == .managedObjectIDResultType { return objects.map { $0.objectID as! T } }
+        if !untyped.returnsObjectsAsFaults { objects.forEach { $0.fireFaultIfNeeded() } }
+        return objects.map { object in
+            guard let typed = object as? T else {
+                preconditionFailure("Fetched an object of entity \(object.entity.name ?? "") of class \(Swift.type(of: object)), not \(T.self); register the class with NSManagedObject.register(_:)")
+            }
+            return typed
+        }
+    }
+
+    /// The number of objects `request` would return; same cost as the fetch
+    /// without creating objects when there are no unsaved changes.
+    public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
+        let untyped = request.untyped
+        untyped.resultType = .managedObjectIDResultType
+        return try fetchObjects(untyped, creatingObjects: false).count
+    }
+
+    private func fetchObjects(_ request: NSFetchRequest<NSFetchRequestResult>,
+                              creatingObjects: Bool = true) throws -> [NSManagedObject] {
+        let entity = resolveEntity(of: request)
+        let merges = request.includesPendingChanges && hasChanges
+        let stores = (persistentStoreCoordinator?.persistentStores ?? []).filter { store in
+            storeEntities(of: entity, request).contains(where: store.holds)
+        }
+        let storeWindow = !merges && stores.count == 1
+        var ids: [NSManagedObjectID] = []
+        try persistentStoreCoordinator?.performStoreAccess {
+            for store in stores {
+                ids += try store.execute(StoreFetch(entity: entity, request: request, appliesWindow: storeWindow))
+            }
+        }
+        if storeWindow {
+            return ids.map { object(with: $0) }
+        }
+        var candidates = ids.map { object(with: $0) }.filter { !$0.isDeleted }
+        if merges {
+            var seen = Set(candidates.map(ObjectIdentifier.init))
+            let matchesEntity: (NSManagedObject) -> Bool = { object in
+                object.entity === entity || (request.includesSubentities && object.entity.isKindOf(entity: entity))
+            }
+            for object in inserted.objects + updated.objects
+            where !object.isDeleted && matchesEntity(object) && seen.insert(ObjectIdentifier(object)).inserted {
+                candidates.append(object)
+            }
+        }
+        return FetchEvaluation.filterAndSort(candidates, request: request, appliesWindow: true)
+    }
+
+    /// The entity of `request`, looked up by name in the coordinator's model.
+    func resolveEntity(of request: NSFetchRequest<NSFetchRequestResult>) -> NSEntityDescription {
+        if let entity = request.entity { return entity }
+        guard let name = request.entityName,
+              let entity = persistentStoreCoordinator?.managedObjectModel.entitiesByName[name] else {
+            preconditionFailure("A fetch request must name an entity of the context's model (got \(request.entityName ?? "nil"))")
+        }
+        return entity
+    }
+
+    private func storeEntities(of entity: NSEntityDescription, _ request: NSFetchRequest<NSFetchRequestResult>) -> [NSEntityDescription] {
+        guard request.includesSubentities else { return [entity] }
+        return [entity] + entity.subentities.flatMap { storeEntities(of: $0, request) }
+    }
+
+    /// Dictionary results: the store's values of `propertiesToFetch` (every
+    /// attribute when nil), to-one relationships as object IDs. As in Core
+    /// Data they reflect saved data only.
+    private func dictionaries(for request: NSFetchRequest<NSFetchRequestResult>) throws -> [NSDictionary] {
+        let copy = request.untyped.copy() as! NSFetchRequest<NSFetchRequestResult>
+        copy.includesPendingChanges = false
+        let ids = try fetchObjects(copy).map(\.objectID)
+        let snapshots = try persistentStoreCoordinator?.performStoreAccess {
+            try Dictionary(grouping: ids, by: { ObjectIdentifier($0.persistentStore!) }).values
+                .reduce(into: [NSManagedObjectID: StoreSnapshot]()) { all, group in
+                    all.merge(try group[0].persistentStore!.snapshots(for: group)) { a, _ in a }
+                }
+        } ?? [:]
+        let names = request.propertiesToFetch?.map { ($0 as? NSPropertyDescription)?.name ?? "\($0)" }
+        return ids.compactMap { id in
+            guard let snapshot = snapshots[id] else { return nil }
+            let dictionary = NSMutableDictionary()
+            for name in names ?? id.entity.attributesByName.keys.sorted() {
+                if let value = snapshot.attributes[name] ?? snapshot.toOne[name] { dictionary[name] = value }
+            }
+            return dictionary
+        }
+    }
+}

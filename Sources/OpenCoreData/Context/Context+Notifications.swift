@@ -1,0 +1,71 @@
+// The notifications a context posts, with Apple's names and userInfo keys
+// (reference §3.7), and merging another context's saved changes.
+
+extension NSNotification.Name {
+    /// Posted at the end of an event in which registered objects changed.
+    public static let NSManagedObjectContextObjectsDidChange = Notification.Name("NSObjectsChangedInManagingContextNotification")
+    /// Posted when a save starts; no userInfo.
+    public static let NSManagedObjectContextWillSave = Notification.Name("NSManagingContextWillSaveChangesNotification")
+    /// Posted after a save, with the saved objects.
+    public static let NSManagedObjectContextDidSave = Notification.Name("NSManagingContextDidSaveChangesNotification")
+}
+
+extension NSManagedObjectContext {
+    /// Posted after a save, with the saved objects' IDs.
+    public static let didSaveObjectIDsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
+    /// The newer name of `NSManagedObjectContextObjectsDidChange`.
+    public static let didChangeObjectsNotification = Notification.Name.NSManagedObjectContextObjectsDidChange
+    /// The newer name of `NSManagedObjectContextWillSave`.
+    public static let willSaveObjectsNotification = Notification.Name.NSManagedObjectContextWillSave
+    /// The newer name of `NSManagedObjectContextDidSave`.
+    public static let didSaveObjectsNotification = Notification.Name.NSManagedObjectContextDidSave
+
+    /// Brings in the changes another context saved, given its DidSave
+    /// notification: updated objects registered here are refreshed (keeping
+    /// local changes), deleted ones are dropped, inserted ones become
+    /// available as faults. Costs one store read per refreshed object.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        let info = notification.userInfo ?? [:]
+        func ids(_ key: String) -> [NSManagedObjectID] {
+            if let objects = info[key] as? Set<NSManagedObject> { return objects.map(\.objectID) }
+            return Array(info[key] as? Set<NSManagedObjectID> ?? [])
+        }
+        let updatedIDs = ids(NSUpdatedObjectsKey) + ids(NSUpdatedObjectIDsKey)
+        let deletedIDs = ids(NSDeletedObjectsKey) + ids(NSDeletedObjectIDsKey)
+        for id in updatedIDs {
+            guard let object = registered[id], !object.isFault else { continue }
+            refresh(object, mergeChanges: true)
+        }
+        for id in deletedIDs {
+            guard let object = registered[id] else { continue }
+            // The saving context also saved every object whose inverse pointed
+            // here; refreshing those (above) removed the references.
+            forget(object)
+            event.deleted.append(object)
+        }
+        processPendingChanges()
+    }
+}
+
+/// userInfo key of inserted objects in context notifications.
+public let NSInsertedObjectsKey = "inserted"
+/// userInfo key of updated objects in context notifications.
+public let NSUpdatedObjectsKey = "updated"
+/// userInfo key of deleted objects in context notifications.
+public let NSDeletedObjectsKey = "deleted"
+/// userInfo key of refreshed objects in ObjectsDidChange.
+public let NSRefreshedObjectsKey = "refreshed"
+/// userInfo key of invalidated objects in ObjectsDidChange.
+public let NSInvalidatedObjectsKey = "invalidated"
+/// userInfo key of the IDs of all objects when a context invalidated everything.
+public let NSInvalidatedAllObjectsKey = "invalidatedAll"
+/// userInfo key of inserted object IDs in DidSaveObjectIDs.
+public let NSInsertedObjectIDsKey = "inserted_objectIDs"
+/// userInfo key of updated object IDs in DidSaveObjectIDs.
+public let NSUpdatedObjectIDsKey = "updated_objectIDs"
+/// userInfo key of deleted object IDs in DidSaveObjectIDs.
+public let NSDeletedObjectIDsKey = "deleted_objectIDs"
+/// userInfo key of refreshed object IDs.
+public let NSRefreshedObjectIDsKey = "refreshed_objectIDs"
+/// userInfo key of invalidated object IDs.
+public let NSInvalidatedObjectIDsKey = "invalidated_objectIDs"

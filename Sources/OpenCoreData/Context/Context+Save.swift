@@ -1,0 +1,144 @@
+// Saving, rolling back and resetting. A save validates every changed object,
+// hands the store one change set with permanent IDs, and changes the
+// context only once the store accepted it, so a failed save leaves both
+// store and context as they were.
+
+extension NSManagedObjectContext {
+    /// Saves every change to the coordinator's stores. Throws a validation
+    /// error (1550–1680, or 1560 wrapping several) or a store error; then
+    /// nothing was saved and the context keeps its changes.
+    public func save() throws {
+        guard hasChanges || !pendingDeletes.isEmpty else { return }
+        guard let coordinator = persistentStoreCoordinator else {
+            throw NSError.coreData(NSPersistentStoreSaveError, "The context has no persistent store coordinator.")
+        }
+        propagateDeletes()
+        endEvent()
+        NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
+        try prepareObjectsForSave()
+        try validateChanges()
+        let plan = try SavePlan(context: self, coordinator: coordinator)
+        try coordinator.performStoreAccess {
+            for (store, changes) in plan.changesByStore { try store.save(changes) }
+        }
+        commit(plan)
+    }
+
+    /// Calls `willSave()` on every changed object, processing whatever those
+    /// calls change until nothing new changes (bounded, as Core Data's revalidation).
+    private func prepareObjectsForSave() throws {
+        var seen = Set<ObjectIdentifier>()
+        for _ in 0..<100 {
+            let fresh = (inserted.objects + updated.objects + deleted.objects).filter { seen.insert(ObjectIdentifier($0)).inserted }
+            guard !fresh.isEmpty else { return }
+            fresh.forEach { $0.willSave() }
+            propagateDeletes()
+            endEvent()
+        }
+        throw NSError.coreData(NSManagedObjectValidationError, "willSave() kept changing objects; the save was abandoned.")
+    }
+
+    /// Validates deleted, inserted and updated objects; throws the one error
+    /// found, or NSValidationMultipleErrorsError (1560) listing all of them.
+    func validateChanges() throws {
+        var errors: [NSError] = []
+        func collect(_ body: () throws -> Void) {
+            do { try body() } catch let error as NSError {
+                if error.code == NSValidationMultipleErrorsError, let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
+                    errors += details
+                } else {
+                    errors.append(error)
+                }
+            }
+        }
+        for object in deleted.objects { collect(object.validateForDelete) }
+        for object in inserted.objects { collect(object.validateForInsert) }
+        for object in updated.objects { collect(object.validateForUpdate) }
+        if let error = NSError.validation(combining: errors) { throw error }
+    }
+
+    private func commit(_ plan: SavePlan) {
+        let savedInserted = inserted.objects, savedUpdated = updated.objects, savedDeleted = deleted.objects
+        for object in savedInserted {
+            if let id = plan.permanentIDs[ObjectIdentifier(object)] { reassign(object, to: id) }
+        }
+        for (object, snapshot) in plan.snapshots { object.committed = snapshot }
+        for object in savedInserted + savedUpdated {
+            object.isInsertedFlag = false
+            object.isUpdatedFlag = false
+        }
+        for object in savedDeleted {
+            forget(object)
+            object.values = [:]
+            object.committed = nil
+            object.isFaultStorage = true
+        }
+        inserted = ManagedObjectSet()
+        updated = ManagedObjectSet()
+        deleted = ManagedObjectSet()
+        (savedInserted + savedUpdated + savedDeleted).forEach { $0.didSave() }
+        NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: [
+            NSInsertedObjectsKey: Set(savedInserted), NSUpdatedObjectsKey: Set(savedUpdated),
+            NSDeletedObjectsKey: Set(savedDeleted),
+        ])
+        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
+            NSInsertedObjectIDsKey: Set(savedInserted.map(\.objectID)),
+            NSUpdatedObjectIDsKey: Set(savedUpdated.map(\.objectID)),
+            NSDeletedObjectIDsKey: Set(savedDeleted.map(\.objectID)),
+        ])
+    }
+
+    func reassign(_ object: NSManagedObject, to id: NSManagedObjectID) {
+        if registered[object.objectID] === object { registered[object.objectID] = nil }
+        object.objectID = id
+        registered[id] = object
+    }
+
+    /// Gives `objects` permanent IDs now; they stay inserted until saved.
+    /// Costs one store call per store involved.
+    public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
+        guard let coordinator = persistentStoreCoordinator else { return }
+        let ids = try SavePlan.permanentIDs(for: objects.filter { $0.objectID.isTemporaryID }, coordinator: coordinator)
+        for object in objects {
+            if let id = ids[ObjectIdentifier(object)] { reassign(object, to: id) }
+        }
+    }
+
+    /// Discards every unsaved change: inserted objects leave the context,
+    /// deleted and updated ones get their last saved values back.
+    public func rollback() {
+        let discarded = inserted.objects
+        let restored = updated.objects + deleted.objects.filter { !$0.isInsertedFlag }
+        discarded.forEach(forget)
+        pendingDeletes = []
+        for object in restored {
+            object.isUpdatedFlag = false
+            object.isDeletedFlag = false
+            if let snapshot = object.committed { apply(snapshot, to: object) }
+        }
+        inserted = ManagedObjectSet()
+        updated = ManagedObjectSet()
+        deleted = ManagedObjectSet()
+        event = ContextEvent()
+        restored.forEach { event.refreshed.append($0) }
+        discarded.forEach { event.invalidated.append($0) }
+        endEvent()
+    }
+
+    /// Forgets every object: all registered objects lose their context, and
+    /// unsaved changes are dropped. Posts ObjectsDidChange with `invalidatedAll`.
+    public func reset() {
+        let all = Array(registered.values)
+        for object in all {
+            forget(object)
+            object.isFaultStorage = true
+            object.values = [:]
+        }
+        registered = [:]
+        pendingDeletes = []
+        event = ContextEvent()
+        guard !all.isEmpty else { return }
+        NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self,
+                                        userInfo: [NSInvalidatedAllObjectsKey: all.map(\.objectID)])
+    }
+}

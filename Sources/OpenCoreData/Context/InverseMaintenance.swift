@@ -1,0 +1,101 @@
+// Inverse maintenance: every change to one side of a relationship changes
+// the other side at once, as Core Data does when a relationship is set
+// through its accessors. Each step fires the faults of the objects it
+// touches and records their change, so rollback and save see both sides.
+
+extension NSManagedObject {
+    /// Makes `new` the destination of the to-one `relationship`, detaching
+    /// this object from its old destination and `new` from its old owner.
+    func setDestination(_ new: NSManagedObject?, of relationship: NSRelationshipDescription) {
+        fireFaultIfNeeded()
+        let old = destination(relationship.name)
+        guard old !== new else { return }
+        storeChange(new, forKey: relationship.name)
+        guard let inverse = relationship.inverseRelationship else { return }
+        old?.unlink(self, via: inverse)
+        new?.link(self, via: inverse)
+    }
+
+    /// Adds `object` to the to-many `relationship` (at `index` when ordered),
+    /// moving it away from its previous owner when the inverse is to-one.
+    func addDestination(_ object: NSManagedObject, of relationship: NSRelationshipDescription, at index: Int? = nil) {
+        fireFaultIfNeeded()
+        var related = related(relationship.name)
+        let added = index.map { related.insert(object, at: $0) } ?? related.append(object)
+        guard added else { return }
+        storeChange(related, forKey: relationship.name)
+        if let inverse = relationship.inverseRelationship { object.link(self, via: inverse) }
+    }
+
+    /// Removes `object` from the to-many `relationship` and this object from
+    /// `object`'s inverse.
+    func removeDestination(_ object: NSManagedObject, of relationship: NSRelationshipDescription) {
+        fireFaultIfNeeded()
+        var related = related(relationship.name)
+        guard related.remove(object) else { return }
+        storeChange(related, forKey: relationship.name)
+        if let inverse = relationship.inverseRelationship { object.unlink(self, via: inverse) }
+    }
+
+    /// Makes `objects` the destinations of the to-many `relationship`, in
+    /// their order when it is ordered; costs one step per added or removed object.
+    func replaceDestinations(of relationship: NSRelationshipDescription, with objects: [NSManagedObject]) {
+        fireFaultIfNeeded()
+        let wanted = Set(objects.map(ObjectIdentifier.init))
+        for old in related(relationship.name).objects where !wanted.contains(ObjectIdentifier(old)) {
+            removeDestination(old, of: relationship)
+        }
+        for object in objects { addDestination(object, of: relationship) }
+        if relationship.isOrdered {
+            var related = related(relationship.name)
+            let unique = ManagedObjectSet(objects).objects
+            if related.objects.map(ObjectIdentifier.init) != unique.map(ObjectIdentifier.init) {
+                related.reorder(unique)
+                storeChange(related, forKey: relationship.name)
+            }
+        }
+    }
+
+    /// Removes every destination of `relationship`, inverse sides included
+    /// (Nullify's effect).
+    func clearDestinations(of relationship: NSRelationshipDescription) {
+        if relationship.isToMany {
+            for object in related(relationship.name).objects { removeDestination(object, of: relationship) }
+        } else {
+            setDestination(nil, of: relationship)
+        }
+    }
+
+    /// All current destinations of `relationship`.
+    func destinations(of relationship: NSRelationshipDescription) -> [NSManagedObject] {
+        fireFaultIfNeeded()
+        if relationship.isToMany { return related(relationship.name).objects }
+        return destination(relationship.name).map { [$0] } ?? []
+    }
+
+    /// One side only: drops `object` from this object's `relationship`.
+    private func unlink(_ object: NSManagedObject, via relationship: NSRelationshipDescription) {
+        fireFaultIfNeeded()
+        if relationship.isToMany {
+            var related = related(relationship.name)
+            if related.remove(object) { storeChange(related, forKey: relationship.name) }
+        } else if destination(relationship.name) === object {
+            storeChange(nil, forKey: relationship.name)
+        }
+    }
+
+    /// One side, plus the consequence on a to-one: adds `object` to this
+    /// object's `relationship`; a to-one's previous destination loses this object.
+    private func link(_ object: NSManagedObject, via relationship: NSRelationshipDescription) {
+        fireFaultIfNeeded()
+        if relationship.isToMany {
+            var related = related(relationship.name)
+            if related.append(object) { storeChange(related, forKey: relationship.name) }
+            return
+        }
+        let previous = destination(relationship.name)
+        guard previous !== object else { return }
+        storeChange(object, forKey: relationship.name)
+        if let previous, let back = relationship.inverseRelationship { previous.unlink(self, via: back) }
+    }
+}

@@ -1,0 +1,171 @@
+/// The concurrency type of a context, with Apple's raw values.
+public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
+    /// Deprecated in Core Data; here it behaves like a private queue.
+    case confinementConcurrencyType = 0
+    /// The context runs its work on its own serial queue.
+    case privateQueueConcurrencyType = 1
+    /// The context runs its work on the main queue.
+    case mainQueueConcurrencyType = 2
+}
+
+/// A scratch pad of managed objects: fetches them, tracks their changes and
+/// saves them to the coordinator's stores (Apple's NSManagedObjectContext).
+///
+/// A context and its objects belong to the context's queue: call its methods
+/// inside `perform` or `performAndWait`. The context itself may be passed
+/// between threads.
+open class NSManagedObjectContext: NSObject, @unchecked Sendable {
+    /// How the context runs its work.
+    public let concurrencyType: NSManagedObjectContextConcurrencyType
+    let queue: DispatchQueue
+
+    /// The coordinator whose stores the context reads and saves.
+    public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
+    /// The parent context of a nested context; nested contexts are not supported yet.
+    public var parent: NSManagedObjectContext? {
+        willSet { precondition(newValue == nil, "Nested contexts are not supported yet") }
+    }
+
+    /// A name for debugging; also the label of a private queue's work.
+    public var name: String?
+    /// Free-form information for the application.
+    public var userInfo = NSMutableDictionary()
+    /// The author recorded with saves in persistent history.
+    public var transactionAuthor: String?
+    /// How old cached values may be, in seconds; negative (the default) means forever.
+    public var stalenessInterval: TimeInterval = -1
+    /// Whether a fault whose record vanished reads as a deleted object with nil
+    /// values (true, the default) instead of stopping the program.
+    public var shouldDeleteInaccessibleFaults = true
+    /// Whether deletes propagate at the end of each event (true, the default)
+    /// or only when saving.
+    public var propagatesDeletesAtEndOfEvent = true
+
+    var registered: [NSManagedObjectID: NSManagedObject] = [:]
+    var inserted = ManagedObjectSet(), updated = ManagedObjectSet(), deleted = ManagedObjectSet()
+    /// Deleted objects whose delete rules have not run yet.
+    var pendingDeletes: [NSManagedObject] = []
+    /// Changes since the last `processPendingChanges()`, for ObjectsDidChange.
+    var event = ContextEvent()
+
+    /// A context whose work runs as `concurrencyType` says.
+    public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        queue = concurrencyType == .mainQueueConcurrencyType
+            ? .main : DispatchQueue(label: "OpenCoreData.NSManagedObjectContext")
+        super.init()
+    }
+
+    // MARK: Object sets
+
+    /// Whether any object was inserted, updated or deleted since the last save.
+    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+    /// Objects inserted since the last save.
+    public var insertedObjects: Set<NSManagedObject> { Set(inserted.objects) }
+    /// Saved objects changed since the last save.
+    public var updatedObjects: Set<NSManagedObject> { Set(updated.objects) }
+    /// Objects to delete at the next save (objects inserted and deleted in
+    /// the same event are simply forgotten and not listed).
+    public var deletedObjects: Set<NSManagedObject> { Set(deleted.objects) }
+    /// Every object the context holds, faults included.
+    public var registeredObjects: Set<NSManagedObject> { Set(registered.values) }
+
+    // MARK: Looking up objects
+
+    /// The object registered for `objectID`, or nil; never reads the store.
+    public func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? { registered[objectID] }
+
+    /// The object for `objectID`: the registered one, or a new fault that
+    /// loads when first used. Never reads the store.
+    public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        if let object = registered[objectID] { return object }
+        let object = ManagedObjectClasses.objectClass(for: objectID.entity).init(entity: objectID.entity, insertInto: nil)
+        object.values = [:]
+        object.objectID = objectID
+        object.isFaultStorage = true
+        object.hasAwokenFromInsert = true
+        object.managedObjectContext = self
+        registered[objectID] = object
+        return object
+    }
+
+    /// The object for `objectID` with its values loaded, reading the store if
+    /// needed. Throws NSManagedObjectReferentialIntegrityError (133000) when
+    /// the store has no such record.
+    public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
+        if let object = registered[objectID], !object.isFault, !object.isInaccessible { return object }
+        guard let snapshot = try loadSnapshot(for: objectID) else {
+            throw NSError.coreData(NSManagedObjectReferentialIntegrityError,
+                                   "No object with ID \(objectID) exists in the store.",
+                                   userInfo: [NSAffectedObjectsErrorKey: [objectID]])
+        }
+        let object = object(with: objectID)
+        if object.isFault { fulfill(object, with: snapshot) }
+        return object
+    }
+
+    // MARK: Inserting
+
+    /// Registers a new object with the context; it is saved with the next save.
+    /// Inserting a deleted object of this context undoes the delete.
+    public func insert(_ object: NSManagedObject) {
+        if object.managedObjectContext === self {
+            if object.isDeletedFlag { undelete(object) }
+            return
+        }
+        precondition(object.managedObjectContext == nil,
+                     "An NSManagedObject of entity \(object.entity.name ?? "") may not be inserted into a second context")
+        object.managedObjectContext = self
+        registered[object.objectID] = object
+        object.isInsertedFlag = true
+        inserted.append(object)
+        event.inserted.append(object)
+        if !object.hasAwokenFromInsert {
+            object.hasAwokenFromInsert = true
+            object.awakeFromInsert()
+        }
+    }
+
+    private func undelete(_ object: NSManagedObject) {
+        object.isDeletedFlag = false
+        deleted.remove(object)
+        event.deleted.remove(object)
+        pendingDeletes.removeAll { $0 === object }
+        if !object.isInsertedFlag { objectDidChange(object) }
+    }
+
+    /// Records that `object` changed: it joins the updated objects unless it
+    /// is inserted or deleted.
+    func objectDidChange(_ object: NSManagedObject) {
+        event.changed.append(object)
+        guard !object.isInsertedFlag, !object.isDeletedFlag, !object.isUpdatedFlag else { return }
+        object.isUpdatedFlag = true
+        updated.append(object)
+        event.updated.append(object)
+    }
+
+    /// Drops `object` from the context entirely: it keeps its values but no
+    /// longer has a context.
+    func forget(_ object: NSManagedObject) {
+        if registered[object.objectID] === object { registered[object.objectID] = nil }
+        inserted.remove(object)
+        updated.remove(object)
+        deleted.remove(object)
+        object.isInsertedFlag = false
+        object.isUpdatedFlag = false
+        object.isDeletedFlag = false
+        object.managedObjectContext = nil
+    }
+}
+
+/// What changed in a context since its last `processPendingChanges()`.
+struct ContextEvent {
+    var inserted = ManagedObjectSet(), updated = ManagedObjectSet(), deleted = ManagedObjectSet()
+    var refreshed = ManagedObjectSet(), invalidated = ManagedObjectSet()
+    /// Every object whose values changed, for clearing their event baselines.
+    var changed = ManagedObjectSet()
+
+    var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty
+    }
+}

@@ -1,0 +1,93 @@
+/// The store-side form of one save: permanent IDs for the inserted objects
+/// and a change set per store, built before anything in the context changes.
+struct SavePlan {
+    var permanentIDs: [ObjectIdentifier: NSManagedObjectID] = [:]
+    var changesByStore: [(NSPersistentStore, StoreChangeSet)] = []
+    /// The snapshot each saved object will have as its committed state.
+    var snapshots: [(NSManagedObject, StoreSnapshot)] = []
+
+    init(context: NSManagedObjectContext, coordinator: NSPersistentStoreCoordinator) throws {
+        permanentIDs = try Self.permanentIDs(for: context.inserted.objects.filter { $0.objectID.isTemporaryID },
+                                             coordinator: coordinator)
+        var byStore: [ObjectIdentifier: (NSPersistentStore, StoreChangeSet)] = [:]
+        func add(_ id: NSManagedObjectID, _ edit: (inout StoreChangeSet) -> Void) throws {
+            guard let store = id.persistentStore else {
+                throw NSError.coreData(NSPersistentStoreSaveError, "The store of \(id) was removed.")
+            }
+            var entry = byStore[ObjectIdentifier(store)] ?? (store, StoreChangeSet())
+            edit(&entry.1)
+            byStore[ObjectIdentifier(store)] = entry
+        }
+        for object in context.inserted.objects {
+            var snapshot = snapshot(of: object, in: context)
+            snapshot.version = 1
+            snapshots.append((object, snapshot))
+            try add(snapshot.objectID) { $0.inserted.append(snapshot) }
+        }
+        for object in context.updated.objects {
+            var snapshot = snapshot(of: object, in: context)
+            snapshot.version = object.committed?.version ?? 0
+            try add(snapshot.objectID) { $0.updated.append(snapshot) }
+            snapshot.version += 1
+            snapshots.append((object, snapshot))
+        }
+        for object in context.deleted.objects where !object.objectID.isTemporaryID {
+            try add(object.objectID) { $0.deleted.append(object.objectID) }
+        }
+        changesByStore = Array(byStore.values)
+    }
+
+    /// New permanent IDs for `objects`, from the store each one's entity goes to.
+    static func permanentIDs(for objects: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) throws
+        -> [ObjectIdentifier: NSManagedObjectID] {
+        var groups: [[NSManagedObject]] = []
+        var groupIndex: [String: Int] = [:]
+        for object in objects {
+            let name = object.entity.name ?? ""
+            if let index = groupIndex[name] { groups[index].append(object) } else {
+                groupIndex[name] = groups.count
+                groups.append([object])
+            }
+        }
+        var ids: [ObjectIdentifier: NSManagedObjectID] = [:]
+        try coordinator.performStoreAccess {
+            for group in groups {
+                let entity = group[0].entity
+                guard let store = coordinator.store(for: entity) else {
+                    throw NSError.coreData(NSPersistentStoreSaveError,
+                                           "No persistent store holds objects of entity \(entity.name ?? "").",
+                                           userInfo: [NSAffectedObjectsErrorKey: group])
+                }
+                let keys = try store.newPrimaryKeys(for: entity, count: group.count)
+                for (object, key) in zip(group, keys) { ids[ObjectIdentifier(object)] = store.objectID(for: entity, primaryKey: key) }
+            }
+        }
+        return ids
+    }
+
+    /// The record of `object`'s persistent properties, relationships as IDs.
+    /// Objects that left the context (inserted, then deleted) are dropped.
+    private func snapshot(of object: NSManagedObject, in context: NSManagedObjectContext) -> StoreSnapshot {
+        func id(_ destination: NSManagedObject) -> NSManagedObjectID? {
+            if let id = permanentIDs[ObjectIdentifier(destination)] { return id }
+            guard destination.managedObjectContext === context || !destination.objectID.isTemporaryID else { return nil }
+            return destination.objectID.isTemporaryID ? nil : destination.objectID
+        }
+        var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID)
+        for property in object.entity.properties where !property.isTransient {
+            switch property {
+            case let attribute as NSAttributeDescription:
+                if let value = object.values[attribute.name] { snapshot.attributes[attribute.name] = value }
+            case let relationship as NSRelationshipDescription where relationship.isToMany:
+                let ids = object.related(relationship.name).objects.compactMap(id)
+                if !ids.isEmpty { snapshot.toMany[relationship.name] = ids }
+            case let relationship as NSRelationshipDescription:
+                if let destination = object.destination(relationship.name), let id = id(destination) {
+                    snapshot.toOne[relationship.name] = id
+                }
+            default: break
+            }
+        }
+        return snapshot
+    }
+}

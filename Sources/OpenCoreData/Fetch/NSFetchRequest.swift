@@ -1,0 +1,83 @@
+/// A description of objects to fetch from a context (Apple's NSFetchRequest).
+///
+/// `ResultType` is what `fetch(_:)` returns: a managed object class,
+/// `NSManagedObjectID`, `NSDictionary`, `NSNumber`, or `NSFetchRequestResult`
+/// for any of them. Creating one is cheap; the work happens in `fetch(_:)`.
+open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable {
+    private var entityStorage: NSEntityDescription?
+    private var entityNameStorage: String?
+
+    /// The entity to fetch; set by name or resolved from the context's model.
+    public var entity: NSEntityDescription? {
+        get { entityStorage }
+        set { entityStorage = newValue; entityNameStorage = newValue?.name }
+    }
+
+    /// The name of the entity to fetch.
+    public var entityName: String? {
+        get { entityNameStorage ?? entityStorage?.name }
+        set { entityNameStorage = newValue; if entityStorage?.name != newValue { entityStorage = nil } }
+    }
+
+    /// The most objects to return; 0 for no limit.
+    public var fetchLimit: Int = 0
+    /// How many matching objects to skip first.
+    public var fetchOffset: Int = 0
+    /// Objects to load at a time; 0 for all. Accepted for compatibility: the
+    /// result is an array of faults, which load when first used.
+    public var fetchBatchSize: Int = 0
+    /// What the fetch returns.
+    public var resultType: NSFetchRequestResultType = .managedObjectResultType
+    /// Whether objects of sub-entities match too (default true).
+    public var includesSubentities: Bool = true
+    /// Whether unsaved changes of the context count (default true). Not for
+    /// dictionary results, which reflect the store only, as in Core Data.
+    public var includesPendingChanges: Bool = true
+    /// Whether returned objects stay faults until first used (default true).
+    public var returnsObjectsAsFaults: Bool = true
+    /// Whether property values are loaded with the objects (default true).
+    public var includesPropertyValues: Bool = true
+    /// The properties (names or descriptions) dictionary results hold; nil for all attributes.
+    public var propertiesToFetch: [Any]?
+
+    public override init() { super.init() }
+
+    /// A request for objects of the entity named `entityName`.
+    public convenience init(entityName: String) {
+        self.init()
+        self.entityName = entityName
+    }
+
+    /// A copy with the same settings.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let copy = NSFetchRequest<ResultType>()
+        copy.copySettings(from: self)
+        return copy
+    }
+
+    func copySettings<Other>(from other: NSFetchRequest<Other>) {
+        entityStorage = other.entity
+        entityNameStorage = other.entityName
+        fetchLimit = other.fetchLimit
+        fetchOffset = other.fetchOffset
+        fetchBatchSize = other.fetchBatchSize
+        resultType = other.resultType
+        includesSubentities = other.includesSubentities
+        includesPendingChanges = other.includesPendingChanges
+        returnsObjectsAsFaults = other.returnsObjectsAsFaults
+        includesPropertyValues = other.includesPropertyValues
+        propertiesToFetch = other.propertiesToFetch
+    }
+
+    /// The same request, typed for any result (what stores receive).
+    var untyped: NSFetchRequest<NSFetchRequestResult> {
+        if let same = self as? NSFetchRequest<NSFetchRequestResult> { return same }
+        let copy = NSFetchRequest<NSFetchRequestResult>()
+        copy.copySettings(from: self)
+        return copy
+    }
+
+    open override var description: String {
+        "<NSFetchRequest entity: \(entityName ?? "nil") limit: \(fetchLimit) offset: \(fetchOffset)>"
+    }
+}

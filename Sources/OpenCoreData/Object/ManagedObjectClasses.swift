@@ -1,0 +1,71 @@
+/// Class lookup for entities on Linux, where there is no Objective-C runtime
+/// to find a class by `managedObjectClassName`.
+///
+/// A class is known once registered (`NSManagedObject.register(_:)`, or
+/// automatically by its first `init(context:)` or `entity()`); otherwise
+/// `_typeByName` is tried with the qualified name; otherwise the entity's
+/// objects are plain `NSManagedObject`s. Lookups cost a locked dictionary read.
+enum ManagedObjectClasses {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var classesByName: [String: NSManagedObject.Type] = [:]
+    nonisolated(unsafe) private static var models: [WeakModel] = []
+
+    private struct WeakModel { weak var model: NSManagedObjectModel? }
+
+    static func register(_ type: NSManagedObject.Type) {
+        let qualified = String(reflecting: type)
+        lock.withLock {
+            classesByName[qualified] = type
+            classesByName[unqualified(qualified)] = type
+        }
+    }
+
+    /// The class of `entity`'s objects.
+    static func objectClass(for entity: NSEntityDescription) -> NSManagedObject.Type {
+        let name = entity.managedObjectClassName ?? "NSManagedObject"
+        if name == "NSManagedObject" { return NSManagedObject.self }
+        let cleaned = name.replacingOccurrences(of: "$(PRODUCT_MODULE_NAME).", with: "")
+        if let known = lock.withLock({ classesByName[cleaned] ?? classesByName[unqualified(cleaned)] }) { return known }
+        if let found = _typeByName(cleaned) as? NSManagedObject.Type {
+            register(found)
+            return found
+        }
+        return NSManagedObject.self
+    }
+
+    /// The entity of `model` whose class name names `type`.
+    static func entity(for type: NSManagedObject.Type, in model: NSManagedObjectModel) -> NSEntityDescription? {
+        let qualified = String(reflecting: type)
+        let short = unqualified(qualified)
+        let matches = model.entities.filter { entity in
+            let name = (entity.managedObjectClassName ?? "").replacingOccurrences(of: "$(PRODUCT_MODULE_NAME).", with: "")
+            return name == qualified || name == short || unqualified(name) == short && name.contains(".")
+        }
+        return matches.first
+    }
+
+    /// The entity of `type` in any model a coordinator uses.
+    static func entity(for type: NSManagedObject.Type) -> NSEntityDescription? {
+        let live = lock.withLock { models.compactMap(\.model) }
+        return live.lazy.compactMap { entity(for: type, in: $0) }.first
+    }
+
+    static func noteModel(_ model: NSManagedObjectModel) {
+        lock.withLock {
+            models.removeAll { $0.model == nil || $0.model === model }
+            models.append(WeakModel(model: model))
+        }
+    }
+
+    private static func unqualified(_ name: String) -> String {
+        name.split(separator: ".").last.map(String.init) ?? name
+    }
+}
+
+extension NSManagedObject {
+    /// Makes `type` known to class lookup, so that objects of entities whose
+    /// `managedObjectClassName` names it are created as `type`.
+    public static func register(_ type: NSManagedObject.Type) {
+        ManagedObjectClasses.register(type)
+    }
+}

@@ -1,0 +1,47 @@
+/// An ordered set of managed objects compared by identity: the destinations
+/// of a to-many relationship, and a context's inserted/updated/deleted sets.
+///
+/// Membership tests, appends and counts are O(1); removals are O(n) in the
+/// number of members, which keeps the common paths cheap and the order stable.
+struct ManagedObjectSet {
+    private(set) var objects: [NSManagedObject] = []
+    private var members: Set<ObjectIdentifier> = []
+
+    init(_ objects: [NSManagedObject] = []) {
+        for object in objects { append(object) }
+    }
+
+    var count: Int { objects.count }
+    var isEmpty: Bool { objects.isEmpty }
+
+    func contains(_ object: NSManagedObject) -> Bool { members.contains(ObjectIdentifier(object)) }
+
+    /// Adds `object` at the end; false when it was already there.
+    @discardableResult
+    mutating func append(_ object: NSManagedObject) -> Bool {
+        guard members.insert(ObjectIdentifier(object)).inserted else { return false }
+        objects.append(object)
+        return true
+    }
+
+    /// Removes `object`; false when it was not there.
+    @discardableResult
+    mutating func remove(_ object: NSManagedObject) -> Bool {
+        guard members.remove(ObjectIdentifier(object)) != nil else { return false }
+        objects.removeAll { $0 === object }
+        return true
+    }
+
+    /// Inserts `object` at `index`; false when it was already there.
+    @discardableResult
+    mutating func insert(_ object: NSManagedObject, at index: Int) -> Bool {
+        guard members.insert(ObjectIdentifier(object)).inserted else { return false }
+        objects.insert(object, at: min(index, objects.count))
+        return true
+    }
+
+    /// Puts the present members into the order of `ordered` (which holds exactly them).
+    mutating func reorder(_ ordered: [NSManagedObject]) {
+        objects = ordered
+    }
+}

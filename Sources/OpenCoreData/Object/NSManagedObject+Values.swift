@@ -1,0 +1,170 @@
+// Key-value access to a managed object's properties. Reads fire the fault;
+// writes check the value's type, record the change with the context and,
+// for relationships, keep the inverse side in step.
+
+extension NSManagedObject {
+    /// The value of the property `key`: attribute values as Swift values,
+    /// to-one relationships as the destination object, to-many as `NSSet`
+    /// (`NSOrderedSet` when ordered). An unknown key stops the program.
+    public func value(forKey key: String) -> Any? {
+        willAccessValue(forKey: key)
+        defer { didAccessValue(forKey: key) }
+        return publicValue(forKey: key, property: property(named: key))
+    }
+
+    /// Sets the property `key`, recording the change and, for relationships,
+    /// updating the inverse relationship of every object involved. A value of
+    /// the wrong type or an unknown key stops the program.
+    public func setValue(_ value: Any?, forKey key: String) {
+        let property = property(named: key)
+        willChangeValue(forKey: key)
+        defer { didChangeValue(forKey: key) }
+        switch property {
+        case let attribute as NSAttributeDescription:
+            storeChange(ValueCoercion.coerce(value, for: attribute), forKey: key)
+        case let relationship as NSRelationshipDescription where relationship.isToMany:
+            replaceDestinations(of: relationship, with: destinations(value, for: relationship))
+        case let relationship as NSRelationshipDescription:
+            setDestination(checkedDestination(value, for: relationship), of: relationship)
+        default:
+            preconditionFailure("Property \(key) of entity \(entity.name ?? "") can't be set")
+        }
+    }
+
+    /// The value at a dotted key path such as `album.name`. Through a to-many
+    /// step the result is the set of values (ordered set for ordered relationships).
+    public func value(forKeyPath keyPath: String) -> Any? {
+        var current: Any? = self
+        var remaining = keyPath.split(separator: ".").map(String.init)
+        while !remaining.isEmpty {
+            let key = remaining.removeFirst()
+            switch current {
+            case let object as NSManagedObject: current = object.value(forKey: key)
+            case let set as NSOrderedSet:
+                let path = ([key] + remaining).joined(separator: ".")
+                return NSOrderedSet(array: set.array.compactMap { ($0 as? NSManagedObject)?.value(forKeyPath: path) })
+            case let set as NSSet:
+                let path = ([key] + remaining).joined(separator: ".")
+                return NSSet(array: set.allObjects.compactMap { ($0 as? NSManagedObject)?.value(forKeyPath: path) })
+            default: return nil
+            }
+        }
+        return current
+    }
+
+    /// The stored value of `key` without access notifications; to-many as a set.
+    public func primitiveValue(forKey key: String) -> Any? {
+        fireFaultIfNeeded()
+        return publicValue(forKey: key, property: property(named: key))
+    }
+
+    /// Stores `value` for `key` without change notifications and without
+    /// touching inverse relationships (the caller keeps the graph consistent),
+    /// as Core Data's primitive setters do. The type is still checked.
+    public func setPrimitiveValue(_ value: Any?, forKey key: String) {
+        switch property(named: key) {
+        case let attribute as NSAttributeDescription:
+            storeChange(ValueCoercion.coerce(value, for: attribute), forKey: key)
+        case let relationship as NSRelationshipDescription where relationship.isToMany:
+            storeChange(ManagedObjectSet(destinations(value, for: relationship)), forKey: key)
+        case let relationship as NSRelationshipDescription:
+            storeChange(checkedDestination(value, for: relationship), forKey: key)
+        default:
+            preconditionFailure("Property \(key) of entity \(entity.name ?? "") can't be set")
+        }
+    }
+
+    /// Fires the fault before `key` is read. Subclasses calling primitive
+    /// accessors call this first, as in Core Data.
+    public func willAccessValue(forKey key: String?) { fireFaultIfNeeded() }
+    /// Marks the end of a read started with `willAccessValue(forKey:)`.
+    public func didAccessValue(forKey key: String?) {}
+    /// Fires the fault and keeps the event's starting values before `key` changes.
+    public func willChangeValue(forKey key: String) { fireFaultIfNeeded() }
+    /// Marks the end of a change started with `willChangeValue(forKey:)`.
+    public func didChangeValue(forKey key: String) {}
+
+    /// A mutable set whose changes are changes of the to-many relationship
+    /// `key`, inverse maintenance included. Each change costs what `setValue` does.
+    public func mutableSetValue(forKey key: String) -> NSMutableSet {
+        guard let relationship = property(named: key) as? NSRelationshipDescription, relationship.isToMany else {
+            preconditionFailure("\(key) of entity \(entity.name ?? "") is not a to-many relationship")
+        }
+        return RelationshipMutableSet(object: self, relationship: relationship)
+    }
+
+    /// A mutable ordered set whose changes are changes of the ordered to-many
+    /// relationship `key`, inverse maintenance included.
+    public func mutableOrderedSetValue(forKey key: String) -> NSMutableOrderedSet {
+        guard let relationship = property(named: key) as? NSRelationshipDescription, relationship.isOrdered else {
+            preconditionFailure("\(key) of entity \(entity.name ?? "") is not an ordered to-many relationship")
+        }
+        return RelationshipMutableOrderedSet(object: self, relationship: relationship)
+    }
+
+    // MARK: Internals shared with the context
+
+    func property(named key: String) -> NSPropertyDescription {
+        guard let property = entity.propertiesByName[key] else {
+            preconditionFailure("[<\(Swift.type(of: self)) \(objectID)> valueForUndefinedKey:]: the entity \(entity.name ?? "") is not key value coding-compliant for the key \"\(key)\".")
+        }
+        return property
+    }
+
+    private func publicValue(forKey key: String, property: NSPropertyDescription) -> Any? {
+        guard let relationship = property as? NSRelationshipDescription, relationship.isToMany else { return values[key] }
+        let objects = related(key).objects
+        return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+    }
+
+    /// The destinations of the to-many relationship `key` (loaded values only).
+    func related(_ key: String) -> ManagedObjectSet { values[key] as? ManagedObjectSet ?? ManagedObjectSet() }
+
+    /// The destination of the to-one relationship `key` (loaded values only).
+    func destination(_ key: String) -> NSManagedObject? { values[key] as? NSManagedObject }
+
+    /// Stores `value` under `key` and records the change with the context.
+    func storeChange(_ value: Any?, forKey key: String) {
+        fireFaultIfNeeded()
+        if eventBaseline == nil { eventBaseline = values }
+        values[key] = value
+        managedObjectContext?.objectDidChange(self)
+    }
+
+    private func checkedDestination(_ value: Any?, for relationship: NSRelationshipDescription) -> NSManagedObject? {
+        guard let value = ValueCoercion.unwrapped(value) else { return nil }
+        guard let object = value as? NSManagedObject else {
+            preconditionFailure("Unacceptable type of value for to-one relationship: property = \"\(relationship.name)\"; entity = \"\(entity.name ?? "")\"; desired type = \(relationship.destinationEntity?.name ?? ""); given type = \(Swift.type(of: value)).")
+        }
+        checkDestination(object, for: relationship)
+        return object
+    }
+
+    func checkDestination(_ object: NSManagedObject, for relationship: NSRelationshipDescription) {
+        if let destination = relationship.destinationEntity, !object.entity.isKindOf(entity: destination) {
+            preconditionFailure("Unacceptable type of value for relationship: property = \"\(relationship.name)\"; entity = \"\(entity.name ?? "")\"; desired type = \(destination.name ?? ""); given type = \(object.entity.name ?? "").")
+        }
+        if object.managedObjectContext !== managedObjectContext {
+            preconditionFailure("Illegal attempt to establish a relationship '\(relationship.name)' of entity \(entity.name ?? "") between objects in different contexts")
+        }
+    }
+
+    private func destinations(_ value: Any?, for relationship: NSRelationshipDescription) -> [NSManagedObject] {
+        let elements: [Any]
+        switch ValueCoercion.unwrapped(value) {
+        case nil: elements = []
+        case let set as NSOrderedSet where relationship.isOrdered: elements = set.array
+        case let set as NSSet where !relationship.isOrdered: elements = set.allObjects
+        case let set as Set<NSManagedObject> where !relationship.isOrdered: elements = Array(set)
+        case let other?:
+            preconditionFailure("Unacceptable type of value for to-many relationship: property = \"\(relationship.name)\"; entity = \"\(entity.name ?? "")\"; desired type = \(relationship.isOrdered ? "NSOrderedSet" : "NSSet"); given type = \(Swift.type(of: other)).")
+        }
+        return elements.map { element in
+            guard let object = element as? NSManagedObject else {
+                preconditionFailure("Relationship \(relationship.name) of entity \(entity.name ?? "") holds managed objects, not \(Swift.type(of: element))")
+            }
+            checkDestination(object, for: relationship)
+            return object
+        }
+    }
+}

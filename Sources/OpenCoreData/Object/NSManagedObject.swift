@@ -1,0 +1,144 @@
+/// An object of an entity, tracked by a context (Apple's NSManagedObject).
+///
+/// The object keeps its property values by name; the context records which
+/// objects changed, maintains inverse relationships and saves them. An object
+/// belongs to its context's queue: use it only inside `perform` or
+/// `performAndWait` of that context.
+open class NSManagedObject: NSObject, KeyValueCoding {
+    /// The entity the object is an instance of.
+    public let entity: NSEntityDescription
+
+    /// The object's ID: temporary until the object is saved, then permanent.
+    public internal(set) var objectID: NSManagedObjectID
+
+    /// The context that tracks the object; nil once it was deleted and saved,
+    /// or after the context was reset or released.
+    public internal(set) weak var managedObjectContext: NSManagedObjectContext?
+
+    /// Current values by property name: attributes as Swift values, to-one
+    /// relationships as objects, to-many as `ManagedObjectSet`.
+    var values: [String: Any] = [:]
+    /// The record as last read from or written to the store; nil for objects never saved.
+    var committed: StoreSnapshot?
+    /// Values at the start of the current event, kept once the object changes
+    /// in the event (for `changedValuesForCurrentEvent()`).
+    var eventBaseline: [String: Any]?
+    var isFaultStorage = false
+    /// Flags the context keeps in step with its inserted/updated/deleted sets.
+    var isInsertedFlag = false, isUpdatedFlag = false, isDeletedFlag = false
+    /// Set when the object's record vanished and `shouldDeleteInaccessibleFaults` let it read as deleted.
+    var isInaccessible = false
+    var hasAwokenFromInsert = false
+
+    /// An object of `entity`, inserted into `context` when one is given.
+    /// Attributes start at their default values.
+    public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        precondition(!entity.isAbstract, "Can't create an object of abstract entity \(entity.name ?? "")")
+        self.entity = entity
+        self.objectID = .temporary(for: entity)
+        super.init()
+        for (name, attribute) in entity.attributesByName {
+            if let value = attribute.defaultValue { values[name] = ValueCoercion.coerce(value, for: attribute) }
+        }
+        context?.insert(self)
+    }
+
+    /// An object of the entity whose class is this class, inserted into `context`.
+    /// The class is registered for class lookup (see `register(_:)`).
+    public convenience init(context: NSManagedObjectContext) {
+        guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
+            preconditionFailure("init(context:) needs a context with a persistent store coordinator")
+        }
+        ManagedObjectClasses.register(Self.self)
+        guard let entity = ManagedObjectClasses.entity(for: Self.self, in: model) else {
+            preconditionFailure("No entity of the model has managedObjectClassName \(String(reflecting: Self.self))")
+        }
+        self.init(entity: entity, insertInto: context)
+    }
+
+    /// The entity whose `managedObjectClassName` names this class, searched in
+    /// the models of the coordinators created so far.
+    open class func entity() -> NSEntityDescription {
+        ManagedObjectClasses.register(self)
+        guard let entity = ManagedObjectClasses.entity(for: self) else {
+            preconditionFailure("No model loaded by a coordinator has an entity of class \(String(reflecting: self))")
+        }
+        return entity
+    }
+
+    /// A fetch request for this class's entity. Subclasses redeclare it with
+    /// their own result type, as Xcode's generated code does.
+    open class func fetchRequest() -> NSFetchRequest<NSFetchRequestResult> {
+        NSFetchRequest(entityName: entity().name ?? "")
+    }
+
+    // MARK: State
+
+    /// Whether the object was inserted and not yet saved.
+    public var isInserted: Bool { isInsertedFlag }
+    /// Whether the object has unsaved changes to saved values.
+    public var isUpdated: Bool { isUpdatedFlag }
+    /// Whether the object will be deleted at the next save.
+    public var isDeleted: Bool { isDeletedFlag || isInaccessible }
+    /// Whether the object is inserted, updated or deleted.
+    public var hasChanges: Bool { isInsertedFlag || isUpdatedFlag || isDeletedFlag }
+
+    /// Whether the object's values are not loaded yet. Reading any property
+    /// loads them ("fires the fault"); this property does not.
+    public var isFault: Bool { isFaultStorage }
+
+    /// 0 when the object is fully loaded; 1 while it is a fault.
+    public var faultingState: Int { isFaultStorage ? 1 : 0 }
+
+    /// Loads the object's values if it is a fault; costs one store read.
+    func fireFaultIfNeeded() {
+        guard isFaultStorage else { return }
+        guard let context = managedObjectContext else {
+            preconditionFailure("A fault of \(objectID) can't be fulfilled: the object has no context")
+        }
+        context.fulfillFault(self)
+    }
+
+    // MARK: Life-cycle hooks; subclasses override them and call super
+
+    /// Called once, when the object is first inserted into a context.
+    open func awakeFromInsert() {}
+    /// Called after the object's values were loaded from the store.
+    open func awakeFromFetch() {}
+    /// Called at the start of a save for every changed object.
+    open func willSave() {}
+    /// Called after a save for every saved object.
+    open func didSave() {}
+    /// Called when the object's deletion is propagated, while it is still intact.
+    open func prepareForDeletion() {}
+    /// Called before the object turns into a fault.
+    open func willTurnIntoFault() {}
+    /// Called after the object turned into a fault.
+    open func didTurnIntoFault() {}
+
+    // MARK: Validation; subclasses override and call super
+
+    /// Checks `value` for the property `key` against the model (optionality,
+    /// counts, ranges, lengths, pattern) and throws the first broken rule's
+    /// error. Overriding this is how a subclass adds the per-key checks Core
+    /// Data finds as `validate<Key>` methods; an override may also replace
+    /// `value` with a corrected one, which the save then stores.
+    open func validateValue(_ value: inout Any?, forKey key: String) throws {
+        try PropertyValidation.check(value, forKey: key, of: self)
+    }
+
+    /// Validates every property of a new object before it is saved.
+    open func validateForInsert() throws { try PropertyValidation.validateProperties(of: self) }
+
+    /// Validates every property of a changed object before it is saved.
+    open func validateForUpdate() throws { try PropertyValidation.validateProperties(of: self) }
+
+    /// Checks that the object may be deleted: no Deny relationship may still
+    /// have a destination (NSValidationRelationshipDeniedDeleteError, 1600).
+    open func validateForDelete() throws { try PropertyValidation.validateDeletion(of: self) }
+
+    open override var description: String {
+        let state = isFaultStorage ? "<fault>" : "{\(values.keys.sorted().joined(separator: ", "))}"
+        return "<\(Swift.type(of: self)) \(entity.name ?? "") \(objectID)> \(state)"
+    }
+}

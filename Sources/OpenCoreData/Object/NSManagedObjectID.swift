@@ -1,0 +1,92 @@
+/// The identity of one managed object's record: its entity, its store and its
+/// key there (Apple's NSManagedObjectID).
+///
+/// An ID is temporary from `insert` until the object is saved or given a
+/// permanent ID (`obtainPermanentIDs(for:)`); then it is the store's primary
+/// key. IDs are immutable values: they may cross threads, and two IDs of the
+/// same stored object are equal in every context. Hashing and comparing cost
+/// a few field comparisons.
+public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
+    enum Key: Hashable {
+        case temporary(String)
+        case permanent(Int64)
+    }
+
+    /// The entity of the object.
+    public let entity: NSEntityDescription
+
+    /// The store that holds the object's record; nil while the ID is temporary.
+    public private(set) weak var persistentStore: NSPersistentStore?
+
+    let key: Key
+    /// The store's `NSStoreUUIDKey`; kept apart from the weak store so that an
+    /// ID still names its record after the store is removed.
+    let storeIdentifier: String?
+    private let entityName: String
+
+    init(entity: NSEntityDescription, key: Key, store: NSPersistentStore?) {
+        self.entity = entity
+        self.entityName = entity.name ?? ""
+        self.key = key
+        self.persistentStore = store
+        self.storeIdentifier = store?.identifier
+    }
+
+    /// A fresh temporary ID for a newly inserted object of `entity`.
+    static func temporary(for entity: NSEntityDescription) -> NSManagedObjectID {
+        NSManagedObjectID(entity: entity, key: .temporary(TemporaryIDSource.next()), store: nil)
+    }
+
+    /// Whether the ID is temporary: its object was inserted and not yet saved.
+    public var isTemporaryID: Bool {
+        if case .temporary = key { return true }
+        return false
+    }
+
+    /// The store's primary key (`Z_PK`) of a permanent ID.
+    var primaryKey: Int64? {
+        if case .permanent(let pk) = key { return pk }
+        return nil
+    }
+
+    /// The ID as a URI in Core Data's form: `x-coredata://<store UUID>/<Entity>/p<n>`,
+    /// or `x-coredata:///<Entity>/t<UUID>` while temporary. A coordinator turns
+    /// it back into an ID with `managedObjectID(forURIRepresentation:)`.
+    public func uriRepresentation() -> URL {
+        switch key {
+        case .temporary(let token): return URL(string: "x-coredata:///\(entityName)/t\(token)")!
+        case .permanent(let pk): return URL(string: "x-coredata://\(storeIdentifier ?? "")/\(entityName)/p\(pk)")!
+        }
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSManagedObjectID else { return false }
+        return key == other.key && entityName == other.entityName && storeIdentifier == other.storeIdentifier
+    }
+
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(key)
+        hasher.combine(entityName)
+        return hasher.finalize()
+    }
+
+    /// IDs are immutable, so a copy is the ID itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+
+    public override var description: String { uriRepresentation().absoluteString }
+}
+
+/// Temporary ID tokens in Core Data's shape: a UUID followed by a counter.
+enum TemporaryIDSource {
+    private static let prefix = UUID().uuidString
+    private static let counter = Counter()
+
+    static func next() -> String { "\(prefix)\(counter.increment())" }
+
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func increment() -> Int { lock.withLock { value += 1; return value } }
+    }
+}

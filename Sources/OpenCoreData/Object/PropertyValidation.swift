@@ -1,0 +1,133 @@
+/// The model's validation rules applied to an object's values (reference
+/// §2.2–2.4): each failure is an NSError in NSCocoaErrorDomain carrying the
+/// object, the key and (when there is one) the value.
+enum PropertyValidation {
+    /// Every property of `object` through its `validateValue(_:forKey:)`;
+    /// throws one error or NSValidationMultipleErrorsError (1560). Costs one
+    /// check per property.
+    static func validateProperties(of object: NSManagedObject) throws {
+        var errors: [NSError] = []
+        for property in object.entity.properties where !(property is NSFetchedPropertyDescription) {
+            let key = property.name
+            let original = object.primitiveValue(forKey: key)
+            var value = original
+            do {
+                try object.validateValue(&value, forKey: key)
+                if !ValueEquality.equal(value, original) { object.setValue(value, forKey: key) }
+            } catch let error as NSError {
+                errors += error.code == NSValidationMultipleErrorsError
+                    ? (error.userInfo[NSDetailedErrorsKey] as? [NSError] ?? [error]) : [error]
+            }
+        }
+        if let error = NSError.validation(combining: errors) { throw error }
+    }
+
+    /// The Deny rule: throws 1600 for each Deny relationship of `object` that
+    /// still has a destination not itself being deleted.
+    static func validateDeletion(of object: NSManagedObject) throws {
+        var errors: [NSError] = []
+        for relationship in object.entity.relationshipsByName.values.sorted(by: { $0.name < $1.name })
+        where relationship.deleteRule == .denyDeleteRule {
+            let remaining = object.destinations(of: relationship).filter { !$0.isDeleted }
+            guard !remaining.isEmpty else { continue }
+            errors.append(error(NSValidationRelationshipDeniedDeleteError, object, relationship.name,
+                                object.primitiveValue(forKey: relationship.name),
+                                "\(object.entity.name ?? "") can't be deleted while '\(relationship.name)' (Deny) has \(remaining.count) object(s)."))
+        }
+        if let error = NSError.validation(combining: errors) { throw error }
+    }
+
+    /// The model's rules for one value of `key`.
+    static func check(_ value: Any?, forKey key: String, of object: NSManagedObject) throws {
+        let property = object.property(named: key)
+        let value = ValueCoercion.unwrapped(value)
+        var errors: [NSError] = []
+        func fail(_ code: Int, _ message: String) { errors.append(error(code, object, key, value, message)) }
+        let what = "\(object.entity.name ?? "").\(key)"
+        switch property {
+        case let attribute as NSAttributeDescription:
+            guard let value else {
+                if !attribute.isOptional { fail(NSValidationMissingMandatoryPropertyError, "\(what) is required.") }
+                break
+            }
+            let rules = attribute.validationRules
+            if attribute.attributeType.isNumeric, let number = decimal(value) {
+                if let min = rules.minValueString.flatMap(decimalBound), number < min {
+                    fail(NSValidationNumberTooSmallError, "\(what) is smaller than \(min).")
+                }
+                if let max = rules.maxValueString.flatMap(decimalBound), number > max {
+                    fail(NSValidationNumberTooLargeError, "\(what) is larger than \(max).")
+                }
+            }
+            if let string = value as? String {
+                // Core Data counts NSString length: UTF-16 code units.
+                let length = string.utf16.count
+                if let min = rules.minValueString.flatMap({ Int($0) }), length < min {
+                    fail(NSValidationStringTooShortError, "\(what) is shorter than \(min) characters.")
+                }
+                if let max = rules.maxValueString.flatMap({ Int($0) }), length > max {
+                    fail(NSValidationStringTooLongError, "\(what) is longer than \(max) characters.")
+                }
+                if let pattern = rules.regularExpressionString, !matchesWhole(string, pattern) {
+                    fail(NSValidationStringPatternMatchingError, "\(what) does not match \(pattern).")
+                }
+            }
+            if let date = value as? Date {
+                if let min = rules.minDateTimeInterval, date.timeIntervalSinceReferenceDate < min {
+                    fail(NSValidationDateTooSoonError, "\(what) is earlier than allowed.")
+                }
+                if let max = rules.maxDateTimeInterval, date.timeIntervalSinceReferenceDate > max {
+                    fail(NSValidationDateTooLateError, "\(what) is later than allowed.")
+                }
+            }
+        case let relationship as NSRelationshipDescription where relationship.isToMany:
+            let count = (value as? NSSet)?.count ?? (value as? NSOrderedSet)?.count ?? 0
+            if count == 0 {
+                guard !relationship.isOptional else { break }
+                relationship.minCount > 0
+                    ? fail(NSValidationRelationshipLacksMinimumCountError, "\(what) needs at least \(relationship.minCount) object(s).")
+                    : fail(NSValidationMissingMandatoryPropertyError, "\(what) is required.")
+            } else if relationship.minCount > 0, count < relationship.minCount {
+                fail(NSValidationRelationshipLacksMinimumCountError, "\(what) needs at least \(relationship.minCount) object(s).")
+            } else if relationship.maxCount > 0, count > relationship.maxCount {
+                fail(NSValidationRelationshipExceedsMaximumCountError, "\(what) may hold at most \(relationship.maxCount) object(s).")
+            }
+        default:
+            if value == nil, !property.isOptional { fail(NSValidationMissingMandatoryPropertyError, "\(what) is required.") }
+        }
+        if let error = NSError.validation(combining: errors) { throw error }
+    }
+
+    static func error(_ code: Int, _ object: NSManagedObject, _ key: String, _ value: Any?, _ message: String) -> NSError {
+        var info: [String: Any] = [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: key]
+        if let value { info[NSValidationValueErrorKey] = value }
+        return .coreData(code, message, userInfo: info)
+    }
+
+    private static func decimal(_ value: Any) -> Decimal? {
+        switch value {
+        case let decimal as Decimal: return decimal
+        case let int as any BinaryInteger: return Int64(exactly: int).map { Decimal($0) }
+        case let double as Double: return Decimal(double)
+        case let float as Float: return Decimal(Double(float))
+        default: return nil
+        }
+    }
+
+    private static func decimalBound(_ text: String) -> Decimal? { Decimal(string: text) }
+
+    private static func matchesWhole(_ string: String, _ pattern: String) -> Bool {
+        guard let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return true }
+        return regex.firstMatch(in: string, range: NSRange(string.startIndex..., in: string)) != nil
+    }
+}
+
+extension NSError {
+    /// nil for no errors, the error itself for one, else
+    /// NSValidationMultipleErrorsError (1560) with all of them in NSDetailedErrorsKey.
+    static func validation(combining errors: [NSError]) -> NSError? {
+        guard errors.count > 1 else { return errors.first }
+        return .coreData(NSValidationMultipleErrorsError, "Multiple validation errors occurred.",
+                         userInfo: [NSDetailedErrorsKey: errors])
+    }
+}

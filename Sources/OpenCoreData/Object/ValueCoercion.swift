@@ -1,0 +1,86 @@
+/// Checking and converting attribute values on set, as Core Data's typed
+/// accessors do: the stored value always has the attribute's Swift type.
+enum ValueCoercion {
+    /// `value` as the Swift type of `attribute`'s type; stops the program when
+    /// it can't be (a programmer error, as Core Data raises for it).
+    static func coerce(_ value: Any?, for attribute: NSAttributeDescription) -> Any? {
+        guard let value = unwrapped(value) else { return nil }
+        if let converted = convert(value, to: attribute.attributeType) { return converted }
+        preconditionFailure(
+            "Unacceptable type of value for attribute: property = \"\(attribute.name)\"; entity = \"\(attribute.entity?.name ?? "")\"; desired type = \(expectedTypeName(attribute)); given type = \(Swift.type(of: value)); value = \(value).")
+    }
+
+    private static func convert(_ value: Any, to type: NSAttributeType) -> Any? {
+        switch type {
+        case .integer16AttributeType: return integer(value, as: Int16.self)
+        case .integer32AttributeType: return integer(value, as: Int32.self)
+        case .integer64AttributeType: return integer(value, as: Int64.self)
+        case .doubleAttributeType: return floatingPoint(value).map { Double($0) }
+        case .floatAttributeType: return floatingPoint(value).map { Float($0) }
+        case .decimalAttributeType:
+            if let decimal = value as? Decimal { return decimal }
+            if let int = value as? any BinaryInteger, let exact = Int64(exactly: int) { return Decimal(exact) }
+            if let double = value as? Double { return Decimal(double) }
+            return nil
+        case .booleanAttributeType:
+            if let bool = value as? Bool { return bool }
+            if let number = value as? NSNumber { return number.boolValue }
+            return nil
+        case .stringAttributeType: return value as? String
+        case .dateAttributeType: return value as? Date
+        case .binaryDataAttributeType: return value as? Data
+        case .UUIDAttributeType: return value as? UUID
+        case .URIAttributeType: return value as? URL
+        case .objectIDAttributeType: return value as? NSManagedObjectID
+        case .undefinedAttributeType, .transformableAttributeType, .compositeAttributeType: return value
+        }
+    }
+
+    private static func integer<T: FixedWidthInteger>(_ value: Any, as: T.Type) -> T? {
+        if value is Bool { return nil }
+        if let int = value as? any BinaryInteger { return T(exactly: int) }
+        if let number = value as? NSNumber, !(number.doubleValue.rounded() != number.doubleValue) {
+            return T(exactly: number.int64Value)
+        }
+        return nil
+    }
+
+    private static func floatingPoint(_ value: Any) -> Double? {
+        if value is Bool { return nil }
+        if let double = value as? Double { return double }
+        if let float = value as? Float { return Double(float) }
+        if let int = value as? any BinaryInteger { return Double(int) }
+        if let number = value as? NSNumber { return number.doubleValue }
+        return nil
+    }
+
+    private static func expectedTypeName(_ attribute: NSAttributeDescription) -> String {
+        switch attribute.attributeType {
+        case .integer16AttributeType: return "Int16"
+        case .integer32AttributeType: return "Int32"
+        case .integer64AttributeType: return "Int64"
+        case .doubleAttributeType: return "Double"
+        case .floatAttributeType: return "Float"
+        case .decimalAttributeType: return "Decimal"
+        case .booleanAttributeType: return "Bool"
+        case .stringAttributeType: return "String"
+        case .dateAttributeType: return "Date"
+        case .binaryDataAttributeType: return "Data"
+        case .UUIDAttributeType: return "UUID"
+        case .URIAttributeType: return "URL"
+        default: return attribute.attributeValueClassName ?? "Any"
+        }
+    }
+
+    /// Looks through an `Optional` boxed in `Any`.
+    static func unwrapped(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        if let optional = value as? any OptionalBox { return optional.boxedValue }
+        return value
+    }
+}
+
+protocol OptionalBox { var boxedValue: Any? { get } }
+extension Optional: OptionalBox {
+    var boxedValue: Any? { self.flatMap { ValueCoercion.unwrapped($0) } }
+}

@@ -1,0 +1,105 @@
+/// The in-memory store (`NSInMemoryStoreType`): committed records in
+/// dictionaries, gone when the store is removed.
+///
+/// It holds only what saves committed, so a failed save changes nothing and
+/// contexts can refetch or roll back to it. Reads cost a dictionary lookup per
+/// record; a fetch visits every record of the fetched entities.
+final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
+    override var type: String { NSInMemoryStoreType }
+
+    /// Records by entity name, then primary key.
+    private var records: [String: [Int64: StoreSnapshot]] = [:]
+    /// The last primary key handed out, per entity (Core Data numbers each entity's rows).
+    private var lastPrimaryKeys: [String: Int64] = [:]
+
+    override func newPrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+        let name = entity.name ?? ""
+        let last = lastPrimaryKeys[name, default: 0]
+        lastPrimaryKeys[name] = last + Int64(count)
+        return (0..<Int64(count)).map { last + 1 + $0 }
+    }
+
+    override func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: StoreSnapshot] {
+        var found: [NSManagedObjectID: StoreSnapshot] = [:]
+        for id in ids {
+            if let snapshot = record(for: id) { found[id] = snapshot }
+        }
+        return found
+    }
+
+    override func execute(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
+        let entities = fetch.request.includesSubentities ? Self.tree(of: fetch.entity) : [fetch.entity]
+        let candidates = entities.flatMap { entity in
+            (records[entity.name ?? ""] ?? [:]).keys.sorted().map { InMemoryRow(store: self, pk: $0, entity: entity) }
+        }
+        return FetchEvaluation.filterAndSort(candidates, request: fetch.request, appliesWindow: fetch.appliesWindow)
+            .map { objectID(for: $0.entity, primaryKey: $0.pk) }
+    }
+
+    override func save(_ changes: StoreChangeSet) throws {
+        if isReadOnly {
+            throw NSError.coreData(NSPersistentStoreSaveError, "The store at \(url?.path ?? "") is read-only.")
+        }
+        // Work on a copy and swap it in at the end: whatever fails leaves the store as it was.
+        var next = records
+        for id in changes.deleted {
+            guard let pk = id.primaryKey else { continue }
+            next[id.entity.name ?? ""]?[pk] = nil
+        }
+        for snapshot in changes.updated {
+            let name = snapshot.objectID.entity.name ?? ""
+            guard let pk = snapshot.objectID.primaryKey, let old = next[name]?[pk] else {
+                throw NSError.coreData(NSManagedObjectReferentialIntegrityError,
+                                       "The record of \(snapshot.objectID) is no longer in the store.")
+            }
+            var new = snapshot
+            new.version = old.version + 1
+            next[name]![pk] = new
+        }
+        for snapshot in changes.inserted {
+            guard let pk = snapshot.objectID.primaryKey else {
+                preconditionFailure("Saving \(snapshot.objectID) with a temporary ID")
+            }
+            var new = snapshot
+            new.version = 1
+            next[snapshot.objectID.entity.name ?? "", default: [:]][pk] = new
+        }
+        records = next
+    }
+
+    func record(for id: NSManagedObjectID) -> StoreSnapshot? {
+        guard let pk = id.primaryKey, id.storeIdentifier == identifier else { return nil }
+        return records[id.entity.name ?? ""]?[pk]
+    }
+
+    private static func tree(of entity: NSEntityDescription) -> [NSEntityDescription] {
+        [entity] + entity.subentities.flatMap(tree(of:))
+    }
+}
+
+/// A committed record seen through key-value coding, so that fetch
+/// evaluation (predicates, key-path sorts) reads it as it reads objects.
+struct InMemoryRow: FetchCandidate {
+    let store: InMemoryStore
+    let pk: Int64
+    let entity: NSEntityDescription
+
+    var candidateEntity: NSEntityDescription { entity }
+
+    func value(forKey key: String) -> Any? {
+        let id = store.objectID(for: entity, primaryKey: pk)
+        guard let snapshot = store.record(for: id) else { return nil }
+        if let value = snapshot.attributes[key] { return value }
+        if let destination = snapshot.toOne[key] { return row(for: destination) }
+        if let destinations = snapshot.toMany[key] { return destinations.compactMap(row(for:)) }
+        guard entity.propertiesByName[key] != nil else {
+            preconditionFailure("Entity \(entity.name ?? "") has no property named '\(key)'")
+        }
+        return entity.relationshipsByName[key]?.isToMany == true ? [InMemoryRow]() : nil
+    }
+
+    private func row(for id: NSManagedObjectID) -> InMemoryRow? {
+        guard let pk = id.primaryKey, store.record(for: id) != nil else { return nil }
+        return InMemoryRow(store: store, pk: pk, entity: id.entity)
+    }
+}

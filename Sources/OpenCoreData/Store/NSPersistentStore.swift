@@ -1,0 +1,114 @@
+/// A store that keeps managed objects' records (Apple's NSPersistentStore).
+///
+/// Concrete stores (the in-memory store, the SQLite store) subclass it and
+/// override the record operations below; the coordinator calls them one at a
+/// time, under its lock, so a store needs no locking of its own.
+open class NSPersistentStore: NSObject, @unchecked Sendable {
+    /// The store type, e.g. `NSInMemoryStoreType`.
+    open var type: String { "" }
+
+    /// The configuration of the model whose entities the store holds; nil for all.
+    public let configurationName: String
+
+    /// Where the store lives; `/dev/null` style URLs for in-memory stores.
+    public var url: URL?
+
+    /// The options the store was added with.
+    public let options: [AnyHashable: Any]?
+
+    /// The coordinator that uses the store.
+    public internal(set) weak var persistentStoreCoordinator: NSPersistentStoreCoordinator?
+
+    /// Whether saves are refused.
+    public var isReadOnly: Bool = false
+
+    /// The store's identifier, `NSStoreUUIDKey` of its metadata; part of every
+    /// permanent object ID's URI.
+    public var identifier: String! {
+        get { metadata[NSStoreUUIDKey] as? String }
+        set { metadata[NSStoreUUIDKey] = newValue }
+    }
+
+    /// The store's metadata: `NSStoreUUIDKey`, `NSStoreTypeKey`, the model's
+    /// version hashes, and whatever the application adds.
+    open var metadata: [String: Any] = [:]
+
+    /// A store described by its coordinator, configuration, location and options.
+    public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
+                         at url: URL, options: [AnyHashable: Any]? = nil) {
+        self.persistentStoreCoordinator = root
+        self.configurationName = name ?? NSManagedObjectModel.defaultConfigurationName
+        self.url = url
+        self.options = options
+        self.isReadOnly = (options?[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
+        super.init()
+        metadata[NSStoreUUIDKey] = UUID().uuidString
+        metadata[NSStoreTypeKey] = type
+    }
+
+    /// Opens the store: reads or creates its file and metadata. Called once by
+    /// the coordinator when the store is added.
+    open func loadMetadata() throws {}
+
+    // MARK: Record operations, overridden by concrete stores
+
+    /// `count` new primary keys for objects of `entity`, never handed out before.
+    func newPrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+        preconditionFailure("\(Swift.type(of: self)) does not implement newPrimaryKeys(for:count:)")
+    }
+
+    /// The records of `ids` that exist, by ID.
+    func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: StoreSnapshot] {
+        preconditionFailure("\(Swift.type(of: self)) does not implement snapshots(for:)")
+    }
+
+    /// The IDs of the records a fetch selects, in the request's order.
+    func execute(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
+        preconditionFailure("\(Swift.type(of: self)) does not implement execute(_:)")
+    }
+
+    /// Applies a save atomically: on error the store is as it was.
+    func save(_ changes: StoreChangeSet) throws {
+        preconditionFailure("\(Swift.type(of: self)) does not implement save(_:)")
+    }
+
+    /// A permanent ID of a record of this store.
+    func objectID(for entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObjectID {
+        NSManagedObjectID(entity: entity, key: .permanent(primaryKey), store: self)
+    }
+
+    /// Whether the store holds objects of `entity` (by its configuration).
+    func holds(_ entity: NSEntityDescription) -> Bool {
+        guard let model = persistentStoreCoordinator?.managedObjectModel,
+              let members = model.entities(forConfigurationName: configurationName) else { return false }
+        return members.contains { $0 === entity }
+    }
+}
+
+/// The type name of the in-memory store.
+public let NSInMemoryStoreType = "InMemory"
+/// The type name of the SQLite store.
+public let NSSQLiteStoreType = "SQLite"
+/// Metadata key of the store's UUID.
+public let NSStoreUUIDKey = "NSStoreUUID"
+/// Metadata key of the store's type.
+public let NSStoreTypeKey = "NSStoreType"
+/// Metadata key of the version hashes of the model the store was saved with.
+public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
+/// Option: open the store read-only.
+public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
+
+extension NSPersistentStore {
+    /// A store type by name, as the new `addPersistentStore(type:…)` takes it.
+    public struct StoreType: RawRepresentable, Hashable, Sendable {
+        /// The type name, e.g. `NSInMemoryStoreType`.
+        public let rawValue: String
+        /// The store type named `rawValue`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The in-memory store.
+        public static let inMemory = StoreType(rawValue: NSInMemoryStoreType)
+        /// The SQLite store.
+        public static let sqlite = StoreType(rawValue: NSSQLiteStoreType)
+    }
+}

@@ -1,0 +1,178 @@
+import Testing
+@testable import OpenCoreData
+
+/// Records notifications posted by one object.
+final class NotificationRecorder: @unchecked Sendable {
+    private(set) var notes: [Notification] = []
+    private var tokens: [NSObjectProtocol] = []
+
+    init(_ names: [Notification.Name], object: AnyObject) {
+        for name in names {
+            tokens.append(NotificationCenter.default.addObserver(forName: name, object: object, queue: nil) { [unowned self] in
+                self.notes.append($0)
+            })
+        }
+    }
+
+    deinit { tokens.forEach(NotificationCenter.default.removeObserver) }
+
+    func names() -> [String] { notes.map(\.name.rawValue) }
+}
+
+/// Context API: notifications (reference §3.7), refresh/rollback/reset
+/// (§3.3), lookup and uniquing (§3.1, §3.5), inverse maintenance,
+/// concurrency (§3.1) and merging.
+@Suite struct ContextBehaviourTests {
+    @Test func notifications() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let recorder = NotificationRecorder([.NSManagedObjectContextObjectsDidChange, .NSManagedObjectContextWillSave,
+                                             .NSManagedObjectContextDidSave, NSManagedObjectContext.didSaveObjectIDsNotification],
+                                            object: context)
+        let album = TestStack.insert("Album", into: context, ["name": "A"])
+        context.processPendingChanges()
+        #expect(recorder.names() == ["NSObjectsChangedInManagingContextNotification"])
+        #expect(recorder.notes[0].userInfo?[NSInsertedObjectsKey] as? Set<NSManagedObject> == [album])
+        context.processPendingChanges() // nothing changed: no notification
+        #expect(recorder.notes.count == 1)
+
+        try context.save()
+        #expect(recorder.names().suffix(3) == ["NSManagingContextWillSaveChangesNotification",
+                                              "NSManagingContextDidSaveChangesNotification",
+                                              "NSManagedObjectContextDidSaveObjectIDsNotification"])
+        #expect(recorder.notes[1].userInfo == nil) // WillSave has no userInfo
+        #expect(recorder.notes[2].userInfo?[NSInsertedObjectsKey] as? Set<NSManagedObject> == [album])
+        #expect(recorder.notes[3].userInfo?[NSInsertedObjectIDsKey] as? Set<NSManagedObjectID> == [album.objectID])
+        #expect(!album.objectID.isTemporaryID)
+
+        album.setValue("B", forKey: "name")
+        context.delete(TestStack.insert("Album", into: context)) // inserted and deleted: forgotten
+        context.processPendingChanges()
+        let change = try #require(recorder.notes.last?.userInfo)
+        #expect(change[NSUpdatedObjectsKey] as? Set<NSManagedObject> == [album])
+        #expect(change[NSInsertedObjectsKey] == nil && change[NSDeletedObjectsKey] == nil)
+        #expect(context.insertedObjects.isEmpty && context.deletedObjects.isEmpty)
+
+        context.reset()
+        #expect(recorder.notes.last?.userInfo?[NSInvalidatedAllObjectsKey] as? [NSManagedObjectID] == [album.objectID])
+        #expect(album.managedObjectContext == nil && context.registeredObjects.isEmpty && !context.hasChanges)
+    }
+
+    @Test func refreshAndRollback() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let album = TestStack.insert("Album", into: context, ["name": "A", "sheets": 1])
+        try context.save()
+        let other = TestStack.sibling(of: context)
+        let copy = try other.existingObject(with: album.objectID)
+        copy.setValue(5, forKey: "sheets")
+        try other.save()
+
+        album.setValue("Local", forKey: "name")
+        context.refresh(album, mergeChanges: true) // store values, then local changes on top
+        #expect(album.value(forKey: "sheets") as? Int32 == 5)
+        #expect(album.value(forKey: "name") as? String == "Local" && album.isUpdated)
+        context.refresh(album, mergeChanges: false) // changes dropped, object becomes a fault
+        #expect(album.isFault && !album.isUpdated && !context.hasChanges)
+        #expect(album.value(forKey: "name") as? String == "A")
+
+        album.setValue("Changed", forKey: "name")
+        let added = TestStack.insert("Photo", into: context, ["album": album])
+        context.rollback()
+        #expect(album.value(forKey: "name") as? String == "A" && TestStack.set(album, "photos").isEmpty)
+        #expect(added.managedObjectContext == nil && !context.hasChanges)
+
+        album.setValue("Again", forKey: "name")
+        context.refreshAllObjects()
+        #expect(album.value(forKey: "name") as? String == "Again")
+    }
+
+    @Test func lookupAndUniquing() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let album = TestStack.insert("Album", into: context, ["name": "A"])
+        #expect(context.registeredObject(for: album.objectID) === album)
+        try context.save()
+        let fetched = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
+        #expect(fetched.count == 1 && fetched[0] === album) // one object per ID per context
+        #expect(context.object(with: album.objectID) === album)
+        #expect(try context.existingObject(with: album.objectID) === album)
+
+        context.delete(album)
+        try context.save()
+        let error = try #require(throws: NSError.self) { try context.existingObject(with: album.objectID) }
+        #expect(error.code == NSManagedObjectReferentialIntegrityError)
+        #expect(context.registeredObject(for: album.objectID) == nil)
+    }
+
+    @Test func inverseMaintenanceMovesObjects() throws {
+        let context = try TestStack.context(TestStack.companyModel(rule: .nullifyDeleteRule))
+        let a = TestStack.insert("Department", into: context, ["name": "A"])
+        let b = TestStack.insert("Department", into: context, ["name": "B"])
+        let ada = TestStack.insert("Employee", into: context, ["name": "Ada", "department": a])
+        #expect(TestStack.set(a, "employees") == [ada])
+        b.mutableSetValue(forKey: "employees").add(ada) // moves Ada from A to B
+        #expect(ada.value(forKey: "department") as? NSManagedObject === b && TestStack.set(a, "employees").isEmpty)
+        // Reflexive: manager ⟷ reports.
+        let bob = TestStack.insert("Employee", into: context, ["name": "Bob", "manager": ada])
+        #expect(TestStack.set(ada, "reports") == [bob])
+        bob.setValue(bob, forKey: "manager")
+        #expect(TestStack.set(ada, "reports").isEmpty && TestStack.set(bob, "reports") == [bob])
+        b.setValue(nil, forKey: "employees")
+        #expect(ada.value(forKey: "department") == nil)
+    }
+
+    @Test func propagationOnlyAtSaveWhenAsked() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        context.propagatesDeletesAtEndOfEvent = false
+        let album = TestStack.insert("Album", into: context)
+        let photo = TestStack.insert("Photo", into: context, ["album": album])
+        try context.save()
+        context.delete(album)
+        context.processPendingChanges()
+        #expect(!photo.isDeleted) // H-MOC: NO → "only during a save operation"
+        try context.save()
+        #expect(photo.managedObjectContext == nil)
+    }
+
+    @Test func queues() async throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let names = try await context.perform {
+            let album = TestStack.insert("Album", into: context, ["name": "A"])
+            try context.save()
+            return [album.value(forKey: "name") as! String]
+        }
+        #expect(names == ["A"])
+        let count = context.performAndWait {
+            context.performAndWait { // reentrant: runs inline
+                (try? context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Album"))) ?? -1
+            }
+        }
+        #expect(count == 1)
+        await #expect(throws: NSError.self) {
+            try await context.perform { throw NSError.coreData(NSCoreDataError, "boom") }
+        }
+        await withCheckedContinuation { continuation in
+            context.perform {
+                _ = TestStack.insert("Album", into: context) // perform ends with processPendingChanges
+                continuation.resume()
+            }
+        }
+        #expect(context.performAndWait { context.insertedObjects.count } == 1)
+        #expect(NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType).concurrencyType == .mainQueueConcurrencyType)
+    }
+
+    @Test func mergeChangesFromAnotherContext() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let album = TestStack.insert("Album", into: context, ["name": "A"])
+        let photo = TestStack.insert("Photo", into: context, ["album": album, "name": "p"])
+        try context.save()
+        let other = TestStack.sibling(of: context)
+        let recorder = NotificationRecorder([.NSManagedObjectContextDidSave], object: other)
+        let otherAlbum = try other.existingObject(with: album.objectID)
+        otherAlbum.setValue("Renamed", forKey: "name")
+        other.delete(try other.existingObject(with: photo.objectID))
+        try other.save()
+        context.mergeChanges(fromContextDidSave: try #require(recorder.notes.first))
+        #expect(album.value(forKey: "name") as? String == "Renamed")
+        #expect(TestStack.set(album, "photos").isEmpty)
+        #expect(photo.managedObjectContext == nil && !context.hasChanges)
+    }
+}

@@ -1,0 +1,117 @@
+@testable import OpenCoreData
+
+/// Models of the seed walk-throughs, built in code, and in-memory stacks.
+enum TestStack {
+    static func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true,
+                          rules: AttributeValidationRules = .init(), transient: Bool = false) -> NSAttributeDescription {
+        let attribute = NSAttributeDescription(name: name, type: type, isOptional: optional)
+        attribute.validationRules = rules
+        attribute.isTransient = transient
+        return attribute
+    }
+
+    /// Links two relationships as each other's inverse.
+    static func pair(_ a: NSRelationshipDescription, _ b: NSRelationshipDescription) {
+        a.inverseRelationship = b
+        b.inverseRelationship = a
+    }
+
+    static func relationship(_ name: String, to destination: NSEntityDescription, toMany: Bool = false,
+                             rule: NSDeleteRule = .nullifyDeleteRule, optional: Bool = true, ordered: Bool = false,
+                             min: Int = 0, max: Int? = nil) -> NSRelationshipDescription {
+        NSRelationshipDescription(name: name, destination: destination, toMany: toMany, deleteRule: rule,
+                                  isOptional: optional, isOrdered: ordered, minCount: min, maxCount: max)
+    }
+
+    /// Album ⟷ Photo (seed 000/003): Album.photos to-many Cascade, Photo.album to-one Nullify.
+    static func albumsModel(photoClass: String? = nil, albumClass: String? = nil) -> NSManagedObjectModel {
+        let album = NSEntityDescription(name: "Album", className: albumClass)
+        let photo = NSEntityDescription(name: "Photo", className: photoClass)
+        let photos = relationship("photos", to: photo, toMany: true, rule: .cascadeDeleteRule)
+        let albumOf = relationship("album", to: album)
+        pair(photos, albumOf)
+        album.properties = [attribute("name", .stringAttributeType), attribute("sheets", .integer32AttributeType), photos]
+        photo.properties = [attribute("name", .stringAttributeType), attribute("path", .stringAttributeType),
+                            attribute("index", .integer16AttributeType), albumOf]
+        let model = NSManagedObjectModel()
+        model.entities = [album, photo]
+        return model
+    }
+
+    /// Item ⟷ Unit (seed 001): Unit.items to-many with `unitRule`, Item.unit to-one Nullify.
+    static func shoppingModel(unitRule: NSDeleteRule = .denyDeleteRule) -> NSManagedObjectModel {
+        let item = NSEntityDescription(name: "Item")
+        let unit = NSEntityDescription(name: "Unit")
+        let items = relationship("items", to: item, toMany: true, rule: unitRule)
+        let unitOf = relationship("unit", to: unit)
+        pair(items, unitOf)
+        item.properties = [attribute("name", .stringAttributeType), unitOf]
+        unit.properties = [attribute("name", .stringAttributeType), items]
+        let model = NSManagedObjectModel()
+        model.entities = [item, unit]
+        return model
+    }
+
+    /// Department ⟷ Employee (seed 000 rule text): Department.employees with `rule`;
+    /// Employee.manager ⟷ Employee.reports is reflexive.
+    static func companyModel(rule: NSDeleteRule) -> NSManagedObjectModel {
+        let department = NSEntityDescription(name: "Department")
+        let employee = NSEntityDescription(name: "Employee")
+        let employees = relationship("employees", to: employee, toMany: true, rule: rule)
+        let departmentOf = relationship("department", to: department)
+        pair(employees, departmentOf)
+        let manager = relationship("manager", to: employee)
+        let reports = relationship("reports", to: employee, toMany: true)
+        pair(manager, reports)
+        department.properties = [attribute("name", .stringAttributeType), employees]
+        employee.properties = [attribute("name", .stringAttributeType), departmentOf, manager, reports]
+        let model = NSManagedObjectModel()
+        model.entities = [department, employee]
+        return model
+    }
+
+    /// Quake ⟷ Country (seed 004): many-to-many, both Nullify.
+    static func quakesModel() -> NSManagedObjectModel {
+        let quake = NSEntityDescription(name: "Quake")
+        let country = NSEntityDescription(name: "Country")
+        let countries = relationship("countries", to: country, toMany: true)
+        let quakes = relationship("quakes", to: quake, toMany: true)
+        pair(countries, quakes)
+        quake.properties = [attribute("magnitude", .doubleAttributeType), attribute("place", .stringAttributeType), countries]
+        country.properties = [attribute("name", .stringAttributeType), quakes]
+        let model = NSManagedObjectModel()
+        model.entities = [quake, country]
+        return model
+    }
+
+    /// A coordinator with one in-memory store and a private-queue context on it.
+    static func context(_ model: NSManagedObjectModel) throws -> NSManagedObjectContext {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
+    /// A second context on the same coordinator.
+    static func sibling(of context: NSManagedObjectContext) -> NSManagedObjectContext {
+        let other = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        other.persistentStoreCoordinator = context.persistentStoreCoordinator
+        return other
+    }
+
+    static func insert(_ entity: String, into context: NSManagedObjectContext, _ values: [String: Any] = [:]) -> NSManagedObject {
+        let object = NSEntityDescription.insertNewObject(forEntityName: entity, into: context)
+        for (key, value) in values { object.setValue(value, forKey: key) }
+        return object
+    }
+
+    static func set(_ object: NSManagedObject, _ key: String) -> Set<NSManagedObject> {
+        Set(((object.value(forKey: key) as? NSSet)?.allObjects ?? (object.value(forKey: key) as? NSOrderedSet)?.array ?? [])
+            .map { $0 as! NSManagedObject })
+    }
+
+    static func names(_ objects: some Sequence<NSManagedObject>) -> [String] {
+        objects.map { $0.value(forKey: "name") as? String ?? "" }.sorted()
+    }
+}

@@ -1,0 +1,184 @@
+import Testing
+@testable import OpenCoreData
+
+final class Album: NSManagedObject {
+    @Managed var name: String?
+    @Managed var sheets: Int32
+    @Managed var photos: NSSet?
+
+    @nonobjc class func fetchRequest() -> NSFetchRequest<Album> { NSFetchRequest<Album>(entityName: "Album") }
+}
+
+final class Photo: NSManagedObject {
+    @Managed var name: String?
+    @Managed("path") var location: String?
+    @Managed var index: Int16
+    @Managed var album: Album?
+
+    nonisolated(unsafe) static var events: [String] = []
+    override func awakeFromInsert() { super.awakeFromInsert(); Self.events.append("insert \(name ?? "")") }
+    override func awakeFromFetch() { super.awakeFromFetch(); Self.events.append("fetch \(name ?? "")") }
+    override func willSave() { super.willSave(); Self.events.append("willSave \(name ?? "")") }
+    override func didSave() { super.didSave(); Self.events.append("didSave") }
+    override func prepareForDeletion() { super.prepareForDeletion(); Self.events.append("prepareForDeletion \(name ?? "")") }
+}
+
+/// NSManagedObject: typed subclasses, key-value access, change tracking, IDs
+/// (reference §3.4, §3.5; H-MO).
+@Suite(.serialized) struct ManagedObjectTests {
+    static func context() throws -> NSManagedObjectContext {
+        try TestStack.context(TestStack.albumsModel(photoClass: "Photo", albumClass: "OpenCoreDataTests.Album"))
+    }
+
+    @Test func typedSubclassesThroughManaged() throws {
+        let context = try Self.context()
+        let album = Album(context: context)
+        album.name = "Trip"
+        album.sheets = 2
+        let photo = Photo(context: context)
+        photo.name = "0001"
+        photo.location = "/p"
+        photo.album = album
+        #expect(photo.value(forKey: "path") as? String == "/p")
+        #expect(photo.index == 0) // nil scalar reads 0
+        #expect(album.photos?.count == 1) // inverse maintained
+        #expect(Album.entity().name == "Album")
+        #expect(Photo.fetchRequest().entityName == "Photo")
+        try context.save()
+
+        // Class lookup: objects fetched elsewhere come back as the registered classes.
+        let reader = TestStack.sibling(of: context)
+        let albums = try reader.fetch(Album.fetchRequest())
+        #expect(albums.count == 1 && albums[0].sheets == 2)
+        let photos = albums[0].photos?.allObjects as? [Photo]
+        #expect(photos?.first?.name == "0001")
+        #expect(photos?.first?.album === albums[0])
+    }
+
+    @Test func lifeCycleHooks() throws {
+        let context = try Self.context()
+        Photo.events = []
+        let photo = Photo(context: context) // awakeFromInsert runs before the name is set
+        photo.name = "a"
+        try context.save()
+        let reader = TestStack.sibling(of: context)
+        let loaded = try #require(reader.fetch(NSFetchRequest<Photo>(entityName: "Photo")).first)
+        _ = loaded.name
+        reader.delete(loaded)
+        try reader.save()
+        #expect(Photo.events == ["insert ", "willSave a", "didSave", "fetch a", "prepareForDeletion a", "willSave a", "didSave"])
+    }
+
+    @Test func valuesConvertToTheAttributeType() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let photo = TestStack.insert("Photo", into: context)
+        photo.setValue(7, forKey: "index")
+        #expect(photo.value(forKey: "index") as? Int16 == 7)
+        photo.setValue(NSNumber(value: 8), forKey: "index")
+        #expect(photo.value(forKey: "index") as? Int16 == 8)
+        photo.setValue(Optional<String>.none, forKey: "name")
+        #expect(photo.value(forKey: "name") == nil)
+    }
+
+    @Test func wrongTypeStopsTheProgram() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let context = try TestStack.context(TestStack.albumsModel())
+            TestStack.insert("Photo", into: context).setValue("seven", forKey: "index")
+        }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains(#"property = "index"; entity = "Photo"; desired type = Int16; given type = String"#))
+        await #expect(processExitsWith: .failure) {
+            let context = try TestStack.context(TestStack.albumsModel())
+            _ = TestStack.insert("Photo", into: context).value(forKey: "colour")
+        }
+        await #expect(processExitsWith: .failure) {
+            let context = try TestStack.context(TestStack.albumsModel())
+            let photo = TestStack.insert("Photo", into: context)
+            photo.setValue(TestStack.insert("Photo", into: context), forKey: "album") // a Photo is not an Album
+        }
+        await #expect(processExitsWith: .failure) { // 40000 does not fit Integer 16
+            let context = try TestStack.context(TestStack.albumsModel())
+            TestStack.insert("Photo", into: context).setValue(40_000, forKey: "index")
+        }
+    }
+
+    @Test func objectIDsAndURIs() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let album = TestStack.insert("Album", into: context, ["name": "A"])
+        let temporary = album.objectID
+        #expect(temporary.isTemporaryID && temporary.persistentStore == nil)
+        let uri = temporary.uriRepresentation().absoluteString
+        #expect(uri.hasPrefix("x-coredata:///Album/t"))
+        #expect(uri.count > "x-coredata:///Album/t".count + 36) // UUID plus a counter (reference §3.4)
+        try context.obtainPermanentIDs(for: [album])
+        #expect(!album.objectID.isTemporaryID && album.isInserted)
+        #expect(context.registeredObject(for: album.objectID) === album)
+        try context.save()
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first)
+        #expect(album.objectID.uriRepresentation().absoluteString == "x-coredata://\(store.identifier!)/Album/p1")
+        #expect(album.objectID.persistentStore === store && album.objectID.entity.name == "Album")
+
+        let reader = TestStack.sibling(of: context)
+        let again = try #require(reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album")).first)
+        #expect(again.objectID == album.objectID && again.objectID.hashValue == album.objectID.hashValue)
+        #expect(again !== album)
+        let coordinator = try #require(context.persistentStoreCoordinator)
+        #expect(coordinator.managedObjectID(forURIRepresentation: album.objectID.uriRepresentation()) == album.objectID)
+        #expect(coordinator.managedObjectID(forURIRepresentation: temporary.uriRepresentation()) == nil)
+    }
+
+    @Test func changeTracking() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let album = TestStack.insert("Album", into: context, ["name": "A", "sheets": 1])
+        #expect(album.isInserted && album.hasChanges && !album.isUpdated)
+        #expect(Set(album.changedValues().keys) == ["name", "sheets"])
+        try context.save()
+        #expect(!album.hasChanges && album.changedValues().isEmpty && !album.hasPersistentChangedValues)
+
+        album.setValue("B", forKey: "name")
+        #expect(album.isUpdated && album.hasPersistentChangedValues)
+        #expect(album.changedValues().keys.sorted() == ["name"])
+        #expect(album.changedValuesForCurrentEvent()["name"] as? String == "B")
+        #expect(album.committedValues(forKeys: ["name"])["name"] as? String == "A")
+        context.processPendingChanges()
+        #expect(album.changedValuesForCurrentEvent().isEmpty) // a new event began
+        #expect(album.changedValues().keys.sorted() == ["name"])
+
+        album.setValue("A", forKey: "name") // back to the saved value
+        #expect(album.changedValues().isEmpty && !album.hasPersistentChangedValues)
+    }
+
+    @Test func primitiveAccessSkipsInverseMaintenance() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let album = TestStack.insert("Album", into: context)
+        let photo = TestStack.insert("Photo", into: context)
+        photo.setPrimitiveValue(album, forKey: "album")
+        #expect(photo.primitiveValue(forKey: "album") as? NSManagedObject === album)
+        #expect(TestStack.set(album, "photos").isEmpty)
+        album.setValue("A", forKey: "name")
+        #expect(photo.value(forKeyPath: "album.name") as? String == "A")
+        #expect(album.value(forKeyPath: "photos.name") as? NSSet == NSSet())
+    }
+
+    @Test func faults() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let album = TestStack.insert("Album", into: context, ["name": "A"])
+        try context.save()
+        let reader = TestStack.sibling(of: context)
+        let fault = reader.object(with: album.objectID)
+        #expect(fault.isFault && fault.faultingState != 0)
+        #expect(reader.object(with: album.objectID) === fault) // uniquing
+        #expect(fault.value(forKey: "name") as? String == "A")
+        #expect(!fault.isFault && fault.faultingState == 0)
+        let fetched = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
+        #expect(fetched.first === fault)
+
+        let third = TestStack.sibling(of: context)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Album")
+        #expect(try third.fetch(request).allSatisfy(\.isFault)) // returnsObjectsAsFaults defaults to true
+        let fourth = TestStack.sibling(of: context)
+        request.returnsObjectsAsFaults = false
+        #expect(try fourth.fetch(request).allSatisfy { !$0.isFault })
+        #expect(try fourth.existingObject(with: album.objectID).value(forKey: "name") as? String == "A")
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+@testable import OpenCoreData
+
+/// NSPersistentStoreCoordinator and the in-memory store (H-PSC; reference §3.4).
+@Suite struct CoordinatorTests {
+    @Test func addingAndRemovingStores() throws {
+        let model = TestStack.albumsModel()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        #expect(!model.isEditable) // the coordinator freezes its model
+        let store = try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil, options: nil)
+        #expect(store.type == NSInMemoryStoreType && store.configurationName == "Default")
+        #expect(coordinator.persistentStores.count == 1 && store.persistentStoreCoordinator === coordinator)
+        let metadata = coordinator.metadata(for: store)
+        #expect(UUID(uuidString: metadata[NSStoreUUIDKey] as? String ?? "") != nil)
+        #expect(metadata[NSStoreTypeKey] as? String == NSInMemoryStoreType)
+        #expect((metadata[NSStoreModelVersionHashesKey] as? [String: Data])?.keys.sorted() == ["Album", "Photo"])
+
+        let second = try coordinator.addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"))
+        #expect(second.identifier != store.identifier)
+        try coordinator.remove(second)
+        #expect(coordinator.persistentStores.map(\.identifier) == [store.identifier])
+        #expect(throws: NSError.self) { try coordinator.remove(second) }
+    }
+
+    @Test func unknownTypeOrConfiguration() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: TestStack.albumsModel())
+        let error = try #require(throws: NSError.self) {
+            try coordinator.addPersistentStore(ofType: "Nope", configurationName: nil, at: nil, options: nil)
+        }
+        #expect(error.code == NSPersistentStoreInvalidTypeError)
+        #expect(throws: NSError.self) {
+            try coordinator.addPersistentStore(type: .inMemory, configuration: "Missing", at: URL(fileURLWithPath: "/dev/null"))
+        }
+    }
+
+    @Test func permanentKeysCountPerEntity() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let albums = (0..<3).map { _ in TestStack.insert("Album", into: context) }
+        let photo = TestStack.insert("Photo", into: context)
+        try context.save()
+        #expect(albums.map { $0.objectID.uriRepresentation().lastPathComponent } == ["p1", "p2", "p3"])
+        #expect(photo.objectID.uriRepresentation().lastPathComponent == "p1")
+    }
+
+    /// A save the store refuses changes nothing, in the store or the context.
+    @Test func failedStoreSaveIsAtomic() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: TestStack.albumsModel())
+        try coordinator.addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"),
+                                           options: [NSReadOnlyPersistentStoreOption: true])
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let album = TestStack.insert("Album", into: context, ["name": "A"])
+        let error = try #require(throws: NSError.self) { try context.save() }
+        #expect(error.code == NSPersistentStoreSaveError)
+        #expect(album.isInserted && album.objectID.isTemporaryID && context.hasChanges)
+        #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Album")) == 1) // pending only
+        let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        reader.persistentStoreCoordinator = coordinator
+        #expect(try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "Album")) == 0)
+    }
+
+    /// The store keeps records, never objects: what it holds is snapshots.
+    @Test func storeHoldsSnapshots() throws {
+        let context = try TestStack.context(TestStack.albumsModel())
+        let album = TestStack.insert("Album", into: context, ["name": "A"])
+        let photo = TestStack.insert("Photo", into: context, ["album": album, "index": 2])
+        try context.save()
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first)
+        let records = try store.snapshots(for: [album.objectID, photo.objectID])
+        #expect(records[album.objectID]?.toMany["photos"] == [photo.objectID])
+        #expect(records[photo.objectID]?.toOne["album"] == album.objectID)
+        #expect(records[photo.objectID]?.attributes["index"] as? Int16 == 2)
+        #expect(records[album.objectID]?.version == 1)
+        album.setValue("B", forKey: "name")
+        try context.save()
+        #expect(try store.snapshots(for: [album.objectID])[album.objectID]?.version == 2)
+    }
+}
