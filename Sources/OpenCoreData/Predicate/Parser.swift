@@ -346,8 +346,19 @@ struct Parser {
         while true {
             if isSymbol(".") {
                 advance()
-                guard case .identifier(let key) = current.kind else { throw error(expected: "a key after '.'") }
-                advance()
+                let key: String
+                switch current.kind {
+                case .identifier(let name):
+                    key = name
+                    advance()
+                case .formatArgument("K"):
+                    // `%K.%K`: each argument is one more step of the key path.
+                    let token = current
+                    advance()
+                    key = try arguments.expression(for: "K", token: token, format: format).keyPath
+                default:
+                    throw error(expected: "a key after '.'")
+                }
                 if case .keyPath(let operand, let path) = expression.kind {
                     expression = NSExpression(kind: .keyPath(operand, path + "." + key))
                 } else {

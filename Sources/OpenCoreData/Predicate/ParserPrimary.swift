@@ -51,6 +51,11 @@ extension Parser {
             advance()
             let arguments = try parseArguments(token: token)
             guard arguments.count == 2 else { throw error(expected: "CAST(value, 'ClassName') with two arguments", at: token) }
+            // `CAST(<number>, "NSDate")` is how dates print; read it back as the date constant.
+            if case .constant(let seconds?) = arguments[0].kind, let number = NumericValue(seconds),
+               Values.string(seconds) == nil, case .constant(let type as String) = arguments[1].kind, type == "NSDate" {
+                return .expression(NSExpression(forConstantValue: Date(timeIntervalSinceReferenceDate: number.double)))
+            }
             return .expression(NSExpression(kind: .function("castObject:toType:", operand: nil, arguments)))
         case .identifier(let name):
             advance()

@@ -155,6 +155,8 @@ enum PredicateFormatter {
         case .double(let d):
             if d.isNaN { return "CAST(\"nan\", \"NSNumber\")" }
             if d.isInfinite { return d < 0 ? "-1e999" : "1e999" }
+            // Apple prints NSNumber(2.0) as 2; the value, and so equality, is the same.
+            if d.rounded() == d, abs(d) < 1e15 { return "\(Int(d))" }
             return "\(d)"
         }
     }

@@ -43,6 +43,10 @@ enum StructuralEquality {
             return v1 == v2 && equal(c1, c2) && equal(p1, p2)
         case let (.aggregate(i1), .aggregate(i2)):
             return i1.count == i2.count && zip(i1, i2).allSatisfy { equal($0, $1) }
+        case let (.aggregate(items), .constant(value?)), let (.constant(value?), .aggregate(items)):
+            // A `%@` array prints as `{…}` and reads back as an aggregate of constants.
+            guard let elements = Collections.elements(of: value), elements.count == items.count else { return false }
+            return zip(items, elements).allSatisfy { equal($0, NSExpression(forConstantValue: $1)) }
         case let (.conditional(p1, t1, f1), .conditional(p2, t2, f2)):
             return equal(p1, p2) && equal(t1, t2) && equal(f1, f2)
         case let (.symbol(x), .symbol(y)): return x == y
@@ -84,6 +88,7 @@ enum StructuralEquality {
         case .keyPath(_, let path): path
         case .variable(let name): "$" + name
         case .function(let name, _, _): name
+        case .constant, .aggregate: "value"
         default: "\(expression.expressionType.rawValue)"
         }
     }
