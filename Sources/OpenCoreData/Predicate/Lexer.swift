@@ -100,8 +100,11 @@ struct Lexer {
         position + ahead < units.count ? units[position + ahead] : nil
     }
 
+    /// C identifiers, plus non-ASCII letters (Swift property names may use them).
     private static func isIdentifierStart(_ u: UInt16) -> Bool {
-        (u >= 65 && u <= 90) || (u >= 97 && u <= 122) || u == 95
+        if u < 0x80 { return (u >= 65 && u <= 90) || (u >= 97 && u <= 122) || u == 95 }
+        guard let scalar = Unicode.Scalar(u) else { return UTF16.isLeadSurrogate(u) || UTF16.isTrailSurrogate(u) }
+        return scalar.properties.isAlphabetic
     }
 
     private static func isIdentifierPart(_ u: UInt16) -> Bool {
@@ -263,7 +266,7 @@ struct Lexer {
         position += 1
         var out: [UInt16] = []
         while true {
-            guard let u = peek() else { throw error("a closing quote for the string", found: "end of input") }
+            guard let u = peek() else { throw error("a closing quote for the string", found: "an unterminated string", at: start) }
             position += 1
             if u == quote { break }
             guard u == 92 else { out.append(u); continue }  // backslash
