@@ -142,7 +142,8 @@ struct Lexer {
             if peek(1) == 61 { return symbol("==") }
             if peek(1) == 62 { return symbol(">=") }  // =>
             if peek(1) == 60 { return symbol("<=") }  // =<
-            return symbol("==")
+            position += 1
+            return Token(kind: .symbol("=="), offset: start)
         case 33: return peek(1) == 61 ? symbol("!=") : symbol("!")
         case 60:
             if peek(1) == 61 { return symbol("<=") }
