@@ -57,9 +57,6 @@ struct FormatArguments {
         }
     }
 
-    /// Whether every argument was used; extra arguments are ignored, as Apple's are.
-    var remaining: Int { values.count - next }
-
     /// `NSNull` and `nil` wrapped in `Any` both mean NULL.
     static func unwrapNull(_ value: Any) -> Any? {
         if value is NSNull { return nil }

@@ -17,6 +17,7 @@ public final class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
 
     /// String comparison options, written `[c]`, `[d]`, `[n]` in format strings.
     public struct Options: OptionSet, Sendable, Hashable {
+        /// Apple's bit values, combined.
         public let rawValue: UInt
         /// Creates options from Apple's bit values.
         public init(rawValue: UInt) { self.rawValue = rawValue }

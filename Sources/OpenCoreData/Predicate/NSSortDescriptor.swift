@@ -111,6 +111,7 @@ public final class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
 
     // MARK: NSObject
 
+    /// `(key, ascending|descending, selector)`, for debugging.
     public override var description: String {
         "(\(key ?? "SELF"), \(ascending ? "ascending" : "descending"), \(selector?.name ?? "comparator"))"
     }
@@ -122,6 +123,7 @@ public final class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
         return comparator == nil && other.comparator == nil && key == other.key && ascending == other.ascending && selector == other.selector
     }
 
+    /// A hash consistent with ``isEqual(_:)``.
     public override var hash: Int { (key?.hashValue ?? 0) ^ (ascending ? 1 : 0) }
 
     /// Sort descriptors are immutable: a copy is the descriptor itself.

@@ -24,6 +24,7 @@ public struct PredicateSyntaxError: Error, CustomNSError, CustomStringConvertibl
         "Unable to parse the format string \"\(format)\" at offset \(utf16Offset): expected \(expected), found \(found)"
     }
 
+    /// ``message``.
     public var description: String { message }
 
     /// `NSCocoaErrorDomain`, as Foundation reports format-string errors.
@@ -47,6 +48,7 @@ public struct PredicateEvaluationError: Error, CustomNSError, CustomStringConver
     /// Creates an error with the given message.
     public init(_ message: String) { self.message = message }
 
+    /// ``message``.
     public var description: String { message }
     /// `NSCocoaErrorDomain`.
     public static var errorDomain: String { NSCocoaErrorDomain }
