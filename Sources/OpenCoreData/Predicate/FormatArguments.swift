@@ -58,9 +58,5 @@ struct FormatArguments {
     }
 
     /// `NSNull` and `nil` wrapped in `Any` both mean NULL.
-    static func unwrapNull(_ value: Any) -> Any? {
-        if value is NSNull { return nil }
-        if case Optional<Any>.none = value { return nil }
-        return value
-    }
+    static func unwrapNull(_ value: Any) -> Any? { Values.normalized(value) }
 }

@@ -7,7 +7,8 @@ enum NumericValue {
     case double(Double)
 
     init?(_ value: Any) {
-        if let number = value as? NSNumber, type(of: value) is NSNumber.Type {
+        // Check the class first: `as? NSNumber` would box a Swift Int into a new NSNumber.
+        if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
             self.init(number)
             return
         }

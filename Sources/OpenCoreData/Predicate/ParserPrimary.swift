@@ -44,6 +44,8 @@ extension Parser {
             let node = try parseOr(allowsExpression: true)
             try expect(")")
             return node
+        case .keyword(.fetch):
+            throw error(expected: "an expression (FETCH(…) reads from a store and is not supported in predicates here)")
         case .keyword(.subquery):
             advance()
             return .expression(try parseSubquery())

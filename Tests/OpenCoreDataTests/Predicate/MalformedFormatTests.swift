@@ -46,7 +46,7 @@ import Testing
         // PPG-SYN: "? is not a valid parser token".
         Case("a == ?", 5),
         Case("a == 'x' UNION", 14), Case("a == %%", 5), Case("a == b AND c", 12), Case("a == \"\\x4\"", 8),
-        Case("a == 1e", 6), Case("FETCH(a, b, c) == 1", 0), Case("a == 1 AND b", 12), Case("a[SIZE] == 1 OR", 15),
+        Case("a == 1e", 6), Case("FETCH(a, b, c) == 1", 0), Case("a == %@ AND b == %@", 17, Optional<Int>.none as Any), Case("a == 1 AND b", 12), Case("a[SIZE] == 1 OR", 15),
         Case("a == SIZE", 5), Case("né == 1 AND ?", 12), Case("\"é\" == ", 7),
     ]
 

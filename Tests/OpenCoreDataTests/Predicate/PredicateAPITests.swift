@@ -176,3 +176,13 @@ import Testing
         #expect(error.message.contains("frobnicate:"))
     }
 }
+
+@Suite struct OptionalArgumentTests {
+    @Test func optionalArgumentsMeanNull() {
+        let missing: String? = nil
+        let present: String? = "x"
+        #expect(NSPredicate(format: "a == %@", missing as Any).predicateFormat == "a == nil")
+        #expect(NSPredicate(format: "a == %@", present as Any).predicateFormat == #"a == "x""#)
+        #expect(NSPredicate(format: "%K == 1", present as Any).predicateFormat == "x == 1")
+    }
+}
