@@ -5,8 +5,16 @@ enum Collections {
     ///
     /// Cost: a few dynamic casts, then a copy of the elements.
     static func elements(of value: Any) -> [Any]? {
+        let type = type(of: value)
+        if type == Int.self || type == String.self || type == Double.self || type == Bool.self || type == Date.self { return nil }
+        if type is AnyObject.Type {
+            if let array = value as? NSArray { return array.map { $0 } }
+            if let set = value as? NSOrderedSet { return set.array }
+            if let set = value as? NSSet { return set.allObjects }
+            return nil
+        }
         if let array = value as? [Any] { return array }
-        if let set = value as? Set<AnyHashable> { return Array(set) }
+        if let set = value as? Set<AnyHashable> { return set.map(\.base) }
         if let array = value as? NSArray { return array.map { $0 } }
         if let set = value as? NSOrderedSet { return set.array }
         if let set = value as? NSSet { return set.allObjects }

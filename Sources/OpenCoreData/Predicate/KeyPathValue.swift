@@ -9,6 +9,9 @@
 enum KeyPathValue {
     static func value(of object: Any?, keyPath: String) throws(PredicateEvaluationError) -> Any? {
         var current = Values.normalized(object)
+        if !keyPath.utf8.contains(UInt8(ascii: ".")) && !keyPath.hasPrefix("@") {
+            return try value(of: current, key: keyPath)  // the common single key, without splitting
+        }
         var components = keyPath.split(separator: ".", omittingEmptySubsequences: false)[...]
         while let first = components.first {
             components = components.dropFirst()
@@ -25,9 +28,13 @@ enum KeyPathValue {
     static func value(of object: Any?, key: String) throws(PredicateEvaluationError) -> Any? {
         guard let object = Values.normalized(object) else { return nil }
         if key == "self" || key == "SELF" { return object }
-        if let kvc = object as? KeyValueCoding { return Values.normalized(kvc.value(forKey: key)) }
-        if let dictionary = object as? [String: Any] { return Values.normalized(dictionary[key]) }
-        if let dictionary = object as? NSDictionary { return Values.normalized(dictionary.object(forKey: key)) }
+        if type(of: object) is AnyObject.Type {
+            if let kvc = object as? KeyValueCoding { return Values.normalized(kvc.value(forKey: key)) }
+            if let dictionary = object as? NSDictionary { return Values.normalized(dictionary.object(forKey: key)) }
+        } else {
+            if let dictionary = object as? [String: Any] { return Values.normalized(dictionary[key]) }
+            if let kvc = object as? KeyValueCoding { return Values.normalized(kvc.value(forKey: key)) }
+        }
         if let elements = Collections.elements(of: object) {
             var values: [Any] = []
             values.reserveCapacity(elements.count)

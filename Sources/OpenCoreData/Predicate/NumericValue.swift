@@ -7,8 +7,14 @@ enum NumericValue {
     case double(Double)
 
     init?(_ value: Any) {
-        // Check the class first: `as? NSNumber` would box a Swift Int into a new NSNumber.
-        if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
+        let type = type(of: value)
+        if type == Int.self, let v = value as? Int { self = .integer(v); return }
+        if type == Double.self, let v = value as? Double { self = .double(v); return }
+        if type == Bool.self, let v = value as? Bool { self = .integer(v ? 1 : 0); return }
+        if type == String.self || type == Date.self { return nil }
+        // Check the class before casting: `as? NSNumber` would box a Swift Int into a new NSNumber.
+        if type is AnyObject.Type {
+            guard type is NSNumber.Type, let number = value as? NSNumber else { return nil }
             self.init(number)
             return
         }

@@ -6,10 +6,11 @@
 enum SortDescriptorSorting {
     static func sorted<Element>(_ elements: [Element], by descriptors: [NSSortDescriptor]) -> [Element] {
         guard !descriptors.isEmpty, elements.count > 1 else { return elements }
-        let keys: [[Any?]] = elements.map { element in descriptors.map { $0.value(of: element) } }
+        // One column of normalised key values per descriptor.
+        let columns: [[Any?]] = descriptors.map { descriptor in elements.map { Values.normalized(descriptor.value(of: $0)) } }
         let order = elements.indices.sorted { i, j in
-            for (d, descriptor) in descriptors.enumerated() {
-                switch descriptor.compareValues(keys[i][d], keys[j][d]) {
+            for d in descriptors.indices {
+                switch descriptors[d].compareValues(columns[d][i], columns[d][j]) {
                 case .orderedAscending: return true
                 case .orderedDescending: return false
                 case .orderedSame: continue

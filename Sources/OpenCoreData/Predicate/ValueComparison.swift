@@ -9,10 +9,23 @@ enum ValueComparison {
 
     /// `value` folded as `[c]` and `[d]` ask (`Straße` → `strasse` under `[c]`).
     static func fold(_ string: String, _ options: Options) -> String {
+        guard options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive) else { return string }
+        // ASCII has no diacritics and folds case by lowercasing: skip Foundation's (slow) folding.
+        if isASCII(string) { return options.contains(.caseInsensitive) ? string.lowercased() : string }
         var folding: String.CompareOptions = []
         if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
         if options.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
         return folding.isEmpty ? string : string.folding(options: folding, locale: nil)
+    }
+
+    static func isASCII(_ string: String) -> Bool { string.utf8.allSatisfy { $0 < 0x80 } }
+
+    /// `compare:` on strings: for ASCII it orders by code unit, as Swift's `<` does,
+    /// so only other strings go through Foundation.
+    static func compareStrings(_ x: String, _ y: String) -> ComparisonResult {
+        if x == y { return .orderedSame }
+        if isASCII(x) && isASCII(y) { return x < y ? .orderedAscending : .orderedDescending }
+        return x.compare(y)
     }
 
     /// Whether two (normalised) values are equal as `==` in a predicate decides.
@@ -41,8 +54,7 @@ enum ValueComparison {
     static func order(_ a: Any, _ b: Any, options: Options = []) -> ComparisonResult? {
         if let x = NumericValue(a), let y = NumericValue(b) { return NumericValue.compare(x, y) }
         if let x = Values.string(a), let y = Values.string(b) {
-            let x = fold(x, options), y = fold(y, options)
-            return x == y ? .orderedSame : x.compare(y)
+            return compareStrings(fold(x, options), fold(y, options))
         }
         if let x = Values.date(a), let y = Values.date(b) { return x.compare(y) }
         return nil
