@@ -44,3 +44,31 @@ import Testing
         #expect(template.withSubstitutionVariables(["letter": "r"]).evaluate(with: ["name": "rose"]))
     }
 }
+
+@Suite struct FilteringTests {
+    @Test func foundationCollectionsFilterWithOurPredicates() {
+        let predicate = NSPredicate(format: "SELF > 1")
+        #expect((NSArray(array: [1, 2, 3]).filtered(using: predicate) as? [Int]) == [2, 3])
+        let mutable = NSMutableArray(array: [1, 2, 3])
+        mutable.filter(using: predicate)
+        #expect(mutable.count == 2)
+        #expect(NSSet(array: [1, 2, 3]).filtered(using: predicate).count == 2)
+        #expect(NSOrderedSet(array: [3, 1, 2]).filtered(using: predicate).array.compactMap { $0 as? Int } == [3, 2])
+    }
+
+    /// Predicates and sort descriptors are immutable after construction, so
+    /// they may be evaluated from many threads at once (the MATCHES cache is locked).
+    @Test func concurrentEvaluation() async {
+        let predicate = NSPredicate(format: "name MATCHES %@ AND age > 30", "[A-Z][a-z]+")
+        @Sendable func objects() -> [[String: Any]] { (0..<200).map { ["name": $0 % 2 == 0 ? "Adam" : "adam", "age": $0] } }
+        let expected = objects().filter { predicate.evaluate(with: $0) }.count
+        let counts = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask { objects().filter { predicate.evaluate(with: $0) }.count }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts == Array(repeating: expected, count: 8))
+        #expect(expected == 84)  // even ages 32...198
+    }
+}
