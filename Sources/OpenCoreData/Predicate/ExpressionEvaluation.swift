@@ -2,7 +2,8 @@
 /// iteration variables, and Apple's mutable context dictionary.
 final class EvaluationScope {
     private(set) var variables: [String: Any]
-    private let context: NSMutableDictionary?
+    /// Apple's mutable context dictionary, when the caller passed one.
+    let context: NSMutableDictionary?
 
     init(variables: [String: Any] = [:], context: NSMutableDictionary? = nil) {
         self.variables = variables
@@ -83,7 +84,7 @@ enum ExpressionEvaluator {
             }
             return values
         case .block(let block, let arguments):
-            return Values.normalized(block(object, arguments, nil))
+            return Values.normalized(block(object, arguments, scope.context))
         case .conditional(let predicate, let whenTrue, let whenFalse):
             let chosen = try predicate.evaluate(object: object, scope: scope) ? whenTrue : whenFalse
             return try value(of: chosen, object: object, scope: scope)

@@ -29,7 +29,7 @@ public final class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         case subquery(NSExpression, variable: String, NSPredicate)
         case aggregate([NSExpression])
         case anyKey
-        case block(@Sendable (Any?, [NSExpression], NSMutableDictionary?) -> Any?, [NSExpression])
+        case block((Any?, [NSExpression], NSMutableDictionary?) -> Any, [NSExpression])
         case conditional(NSPredicate, NSExpression, NSExpression)
         /// `FIRST`, `LAST` or `SIZE` inside `collection[…]`.
         case symbol(Keyword)
@@ -102,10 +102,17 @@ public final class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     /// `ANYKEY`: any key of the evaluated object (meaningful for dictionaries here).
     public static func expressionForAnyKey() -> NSExpression { NSExpression(kind: .anyKey) }
 
-    /// An expression computed by a closure from the evaluated object, the evaluated
-    /// arguments' expressions, and the context.
-    public convenience init(block: @escaping @Sendable (Any?, [NSExpression], NSMutableDictionary?) -> Any?, arguments: [NSExpression]?) {
+    /// An expression computed by a closure from the evaluated object, the argument
+    /// expressions, and the evaluation context (as Apple's, the closure is not
+    /// required to be `Sendable`; share such expressions between threads only
+    /// if the closure is safe to call from several).
+    public convenience init(block: @escaping (Any?, [NSExpression], NSMutableDictionary?) -> Any, arguments: [NSExpression]?) {
         self.init(kind: .block(block, arguments ?? []))
+    }
+
+    /// The same as ``init(block:arguments:)``, under Apple's other Swift name.
+    public convenience init(forBlock block: @escaping (Any?, [NSExpression], NSMutableDictionary?) -> Any, arguments: [NSExpression]?) {
+        self.init(block: block, arguments: arguments)
     }
 
     /// `TERNARY(predicate, trueExpression, falseExpression)`.
@@ -261,7 +268,7 @@ public final class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// The closure of a block expression.
-    public var expressionBlock: (Any?, [NSExpression], NSMutableDictionary?) -> Any? {
+    public var expressionBlock: (Any?, [NSExpression], NSMutableDictionary?) -> Any {
         guard case .block(let block, _) = kind else { wrongKind("expressionBlock") }
         return block
     }
