@@ -66,3 +66,37 @@ import Testing
         #expect(p.rightExpression.function == "multiply:by:")
     }
 }
+
+/// Expressions built through the API print to format strings that parse back
+/// to equal expressions, parentheses included where precedence needs them.
+@Suite struct ExpressionRoundTripTests {
+    @Test func everyPrintableKindRoundTrips() throws {
+        let a = NSExpression(forKeyPath: "a"), b = NSExpression(forKeyPath: "b"), one = NSExpression(forConstantValue: 1)
+        func f(_ name: String, _ args: NSExpression...) -> NSExpression { NSExpression(forFunction: name, arguments: args) }
+        let expressions: [NSExpression] = [
+            one, NSExpression(forConstantValue: nil), NSExpression(forConstantValue: "q\"uote\\"), NSExpression(forConstantValue: -2.5),
+            NSExpression(forConstantValue: Date(timeIntervalSinceReferenceDate: -1.25)), NSExpression(forConstantValue: [1, "x"]),
+            NSExpression(forConstantValue: true), NSExpression(forConstantValue: Double.infinity),
+            .expressionForEvaluatedObject(), NSExpression(forVariable: "V"), NSExpression(forKeyPath: "a.@count"),
+            NSExpression(forKeyPath: "size.in.first"),
+            f("add:to:", a, f("multiply:by:", b, one)), f("multiply:by:", f("add:to:", a, b), one),
+            f("from:subtract:", a, f("from:subtract:", b, one)), f("raise:toPower:", f("raise:toPower:", a, b), one),
+            f("raise:toPower:", NSExpression(forConstantValue: -2), NSExpression(forConstantValue: 2)),
+            f("divide:by:", a, f("divide:by:", b, one)), f("sum:", NSExpression(forAggregate: [a, b])), f("now"),
+            f("modulus:by:", a, b), f("objectFrom:withIndex:", a, one), f("castObject:toType:", a, NSExpression(forConstantValue: "NSString")),
+            NSExpression(forFunction: a, selectorName: "hasPrefix:", arguments: [NSExpression(forConstantValue: "x")]),
+            NSExpression(forUnionSet: a, with: NSExpression(forIntersectSet: b, with: NSExpression(forMinusSet: a, with: b))),
+            NSExpression(forSubquery: a, usingIteratorVariable: "x", predicate: NSPredicate(format: "$x.y > 1 OR $x.z == nil")),
+            NSExpression(forConditional: NSPredicate(format: "a > 1"), trueExpression: a, falseExpression: b),
+            NSExpression(forAggregate: []), .expressionForAnyKey(),
+            NSExpression(format: "$v.name"), NSExpression(format: "(a + 1).b"), NSExpression(format: "a[LAST].b[0]"),
+            NSExpression(format: "-a"), NSExpression(format: "2 * -a"), NSExpression(format: "$x := a + 1"),
+        ]
+        for e in expressions {
+            let printed = e.description
+            let reparsed = try NSExpression.parse(printed)
+            #expect(reparsed == e, "\(printed)")
+            #expect(reparsed.description == printed)
+        }
+    }
+}
