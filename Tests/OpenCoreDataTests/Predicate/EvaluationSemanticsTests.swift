@@ -187,3 +187,16 @@ import Testing
         #expect(filtered.map(\.description) == ["Record(Matthew Jones)", "Record(Eve)"])
     }
 }
+
+@Suite struct CollectionOperatorScaleTests {
+    /// Distinct unions and set expressions hash their values, so large
+    /// collections stay fast; equal numbers of different types count once.
+    @Test func distinctAndSetOperationsScale() throws {
+        let many: [Any] = (0..<50_000).map { $0 % 1_000 } + [Int16(3), 3.0, true]
+        let object: [String: Any] = ["xs": many, "ys": Array(500..<2_000)]
+        #expect(try NSExpression.parse("xs.@distinctUnionOfObjects").evaluate(with: object).map { ($0 as? [Any])?.count } == 1_000)
+        #expect(try NSExpression.parse("xs INTERSECT ys").evaluate(with: object).map { ($0 as? [Any])?.count } == 500)
+        #expect(try NSExpression.parse("xs MINUS ys").evaluate(with: object).map { ($0 as? [Any])?.count } == 500)
+        #expect(try NSExpression.parse("xs UNION ys").evaluate(with: object).map { ($0 as? [Any])?.count } == 2_000)
+    }
+}
