@@ -169,6 +169,7 @@ import Testing
         #expect(try holds("SELF UTI-CONFORMS-TO 'public.data'", "public.jpeg"))
         #expect(try holds("SELF UTI-EQUALS 'public.JPEG'", "public.jpeg"))
         #expect(try holds("1 + 9223372036854775807 > 0", nil))  // overflow moves to Double instead of trapping
+        #expect(try holds("FUNCTION(1e300, 'intValue') > 0", nil))  // too large for Int: stays a Double
     }
 
     @Test func appleCompatibleEvaluateStopsOnImpossibleEvaluation() async {
