@@ -6,7 +6,7 @@
 /// after its source, `Z_<source number><RELATIONSHIP>`, and owns the second
 /// column; its inverse owns the first. Table and column names are unique
 /// across all join tables: a taken name gets the first free numeric suffix,
-/// in the order of the naming relationships (source number, then name).
+/// in the order of the naming relationships (source number, then model order).
 /// An ordered side adds `Z_FOK_` + its column name without `Z_`.
 enum SQLiteJoinTableLayout {
     /// One many-to-many pair: the relationship that names the table, and its inverse.
@@ -27,7 +27,6 @@ enum SQLiteJoinTableLayout {
         var pairs: [Pair] = []
         for entity in entities {
             let own = entity.ownProperties.compactMap { $0 as? NSRelationshipDescription }
-                .sorted { SQLiteEntityNumbering.precedes($0.name, $1.name) }
             for relationship in own where relationship.isToMany && !relationship.isTransient {
                 guard let inverse = relationship.inverseRelationship, inverse.isToMany, inverse !== relationship,
                       greater(relationship, inverse) else { continue }

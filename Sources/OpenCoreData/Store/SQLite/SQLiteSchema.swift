@@ -9,8 +9,8 @@
 ///     schema.entity(named: "Note")?.number     // Z_ENT
 ///     schema.createStatements                   // CREATE TABLE ZNOTE ( Z_PK …
 ///
-/// Building it walks the model once and sorts each entity's properties:
-/// O(p log p) in the number of properties. Lookups are dictionary reads.
+/// Building it walks the model a few times: about linear in the number of
+/// properties (plus sorting entity names). Lookups are dictionary reads.
 struct SQLiteSchema: Sendable {
     /// The Core Data release whose DDL is reproduced.
     let format: SQLiteSchemaFormat
@@ -52,7 +52,6 @@ struct SQLiteSchema: Sendable {
         var uninverted: [ObjectIdentifier: [NSRelationshipDescription]] = [:]
         for (entity, _) in ordered {
             let own = entity.ownProperties.compactMap { $0 as? NSRelationshipDescription }
-                .sorted { SQLiteEntityNumbering.precedes($0.name, $1.name) }
             for r in own where r.isToMany && !r.isTransient && r.inverseRelationship == nil {
                 if let destination = r.destinationEntity { uninverted[ObjectIdentifier(destination), default: []].append(r) }
             }

@@ -3,12 +3,14 @@
 ///
 /// The order (docs/SQLiteLayout.md): `Z_PK, Z_ENT, Z_OPT`, then one group per
 /// column type in ``SQLiteColumnType/groupRank`` order; inside a group the
-/// hierarchy's entities in Z_ENT order, and inside an entity its attributes
-/// by name. In the INTEGER group each entity's attributes are followed by its
+/// hierarchy's entities in Z_ENT order, and inside an entity its properties
+/// in model order — not by name: Xcode writes model files sorted by name, so
+/// only a model built in code shows the difference (CoreDataPlus's
+/// SampleModel2 store: `ZUNIQUEID BLOB, ZCOVER BLOB`). In the INTEGER group each entity's attributes are followed by its
 /// to-one foreign keys (each with its `Z<n>_` entity column), then their
 /// `Z_FOK_` order keys, then the hidden keys of to-many relationships without
 /// inverse that point at it. Names are given in entity order, within an
-/// entity attributes then relationships; a taken name gets the first free
+/// entity attributes then relationships, each in model order; a taken name gets the first free
 /// numeric suffix (`ZTITLE1`).
 struct SQLiteTableLayout {
     /// The Z_ENT of every entity of the model.
@@ -29,7 +31,7 @@ struct SQLiteTableLayout {
         var groups = Array(repeating: [SQLiteColumn](), count: 5)
         for entity in hierarchy {
             let entityName = entity.name ?? ""
-            let own = entity.ownProperties.filter { !$0.isTransient }.sorted { SQLiteEntityNumbering.precedes($0.name, $1.name) }
+            let own = entity.ownProperties.filter { !$0.isTransient }
             for attribute in own.compactMap({ $0 as? NSAttributeDescription }) {
                 guard let type = SQLiteColumnType(attributeType: attribute.attributeType) else {
                     throw SQLiteSchemaError.unsupported(attribute)
