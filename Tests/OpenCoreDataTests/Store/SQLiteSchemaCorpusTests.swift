@@ -125,6 +125,61 @@ struct SQLiteSchemaCorpusTests {
         #expect(stale.isEmpty, "tolerated differences that no longer occur: \(stale.map { "\($0.store): \($0.difference)" })")
     }
 
+    /// CoreDataPlus builds its SampleModel2 in code, with properties in an
+    /// order that is not alphabetical (Tests/Resources/SampleModel2/SampleModel2+V1.swift,
+    /// transcribed here for the tables only: its indexes changed between the
+    /// commit that wrote the fixture and the stored source). The store's
+    /// tables show that columns follow model order within a type group.
+    @Test func programmaticModelKeepsItsPropertyOrder() throws {
+        let store = try #require(Corpus.stores).appendingPathComponent(
+            "alemar11__CoreDataPlus__Tests_Resources_SampleModel2_Fixtures_SampleModel2_V1.sqlite")
+        let dump = try StoreSchemaDump(store: store)
+        func attribute(_ name: String, _ type: NSAttributeType) -> NSAttributeDescription {
+            NSAttributeDescription(name: name, type: type)
+        }
+        let writer = NSEntityDescription(name: "Writer", properties: [attribute("age", .integer16AttributeType)])
+        let author = NSEntityDescription(name: "Author", properties: [attribute("alias", .stringAttributeType),
+                                                                        attribute("siteURL", .URIAttributeType)])
+        let pagesCount = NSDerivedAttributeDescription()
+        pagesCount.name = "pagesCount"
+        pagesCount.attributeType = .integer64AttributeType
+        let book = NSEntityDescription(name: "Book", properties: [
+            attribute("uniqueID", .UUIDAttributeType), attribute("title", .stringAttributeType),
+            attribute("price", .decimalAttributeType), attribute("cover", .transformableAttributeType),
+            attribute("publishedAt", .dateAttributeType), pagesCount,
+        ])
+        let novel = NSEntityDescription(name: "GraphicNovel", properties: [attribute("isBlackAndWhite", .booleanAttributeType)])
+        let page = NSEntityDescription(name: "Page", properties: [attribute("isBookmarked", .booleanAttributeType),
+                                                                  attribute("number", .integer32AttributeType),
+                                                                  attribute("content", .transformableAttributeType)])
+        let feedback = NSEntityDescription(name: "Feedback", properties: [
+            attribute("authorAlias", .stringAttributeType), attribute("bookID", .UUIDAttributeType),
+            attribute("comment", .stringAttributeType), attribute("rating", .doubleAttributeType),
+        ])
+        let books = NSRelationshipDescription(name: "books", destination: book, toMany: true)
+        let bookAuthor = NSRelationshipDescription(name: "author", destination: author)
+        let pages = NSRelationshipDescription(name: "pages", destination: page, toMany: true)
+        let pageBook = NSRelationshipDescription(name: "book", destination: book)
+        (books.inverseRelationship, bookAuthor.inverseRelationship) = (bookAuthor, books)
+        (pages.inverseRelationship, pageBook.inverseRelationship) = (pageBook, pages)
+        author.properties += [books]
+        book.properties += [bookAuthor, pages]
+        page.properties += [pageBook]
+        writer.subentities = [author]
+        book.subentities = [novel]
+        let model = NSManagedObjectModel()
+        model.entities = [writer, author, book, novel, page, feedback]
+
+        let schema = try SQLiteSchema(model: model, format: SQLiteSchemaFormat(frameworkVersion: dump.frameworkVersion))
+        for entity in schema.entities {
+            #expect(dump.entities[entity.name]?.number == entity.number)
+            #expect(dump.entities[entity.name]?.superNumber == entity.superNumber)
+        }
+        for table in schema.tables {
+            #expect(dump.statements.contains(table.createStatement), "\(table.createStatement)")
+        }
+    }
+
     /// Differences between a store and the schema generated from its model
     /// that are explained by how the store came to be, not by a layout rule.
     /// `store` matches part of the store's file name; `difference` is the
