@@ -239,11 +239,12 @@ struct SQLiteSchemaTests {
         #expect(schema.entity(named: "Note")?.number == 1)
     }
 
-    @Test func compositeAttributesAreRefused() throws {
+    @Test func modelsTheLayoutCannotHoldAreRefused() throws {
         let attribute = NSCompositeAttributeDescription()
         attribute.name = "location"
         let model = NSManagedObjectModel()
         model.entities = [NSEntityDescription(name: "Place", properties: [attribute])]
         #expect(throws: SQLiteSchemaError.self) { try SQLiteSchema(model: model) }
+        #expect(throws: SQLiteSchemaError.self) { try schema(#"<entity name="Item"/><entity name="item"/>"#) }
     }
 }

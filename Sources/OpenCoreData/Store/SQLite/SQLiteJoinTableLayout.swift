@@ -60,4 +60,13 @@ enum SQLiteJoinTableLayout {
             return SQLiteTable(name: name, columns: keys + orderKeys, primaryKey: keys.map(\.name))
         }
     }
+
+    /// The index Core Data puts on a join table (from framework 849):
+    /// `<TABLE>_<SECOND>_INDEX` on (second, first), so that both directions
+    /// of the relationship are served by an index, the primary key covering
+    /// the other.
+    static func index(_ table: SQLiteTable) -> SQLiteIndex {
+        let (first, second) = (table.primaryKey[0], table.primaryKey[1])
+        return SQLiteIndex(name: "\(table.name)_\(second)_INDEX", table: table.name, terms: [second, first], isUnique: false)
+    }
 }

@@ -42,7 +42,8 @@ struct SQLiteSchema: Sendable {
 
     /// The layout of the entities of `configuration` (all entities for nil)
     /// of `model`, written as the Core Data release `format` writes it.
-    /// Throws for attributes the layout cannot hold (composite attributes).
+    /// Throws for what the layout cannot hold: composite attributes, two root
+    /// entities whose names differ only in case (one table name).
     init(model: NSManagedObjectModel, configuration: String? = nil, format: SQLiteSchemaFormat = .current) throws {
         self.format = format
         let ordered = SQLiteEntityNumbering.order(model.entities(forConfigurationName: configuration) ?? [])
@@ -69,6 +70,9 @@ struct SQLiteSchema: Sendable {
             let end = ordered[start...].firstIndex { $0.root !== root } ?? ordered.count
             let hierarchy = ordered[start..<end].map(\.entity)
             let tableName = "Z" + (root.name ?? "").uppercased()
+            if let clash = tables.first(where: { $0.name == tableName }) {
+                throw SQLiteSchemaError(description: "\(root.name ?? "") and another root entity both need table \(clash.name)")
+            }
             for entity in hierarchy {
                 let number = numbers[ObjectIdentifier(entity)]!
                 let last = number + Self.descendantCount(entity, among: numbers)
@@ -77,23 +81,20 @@ struct SQLiteSchema: Sendable {
                                              table: tableName, numbers: number...last))
             }
             var table = try layout.table(named: tableName, hierarchy: hierarchy)
-            indexes += indexLayout.indexes(for: &table, hierarchy: hierarchy)
+            table.uniqueConstraints = indexLayout.tableConstraints(for: table, hierarchy: hierarchy)
+            indexes += indexLayout.indexes(for: table, hierarchy: hierarchy)
             tables.append(table)
             for (pair, joinTable) in zip(pairs, joinTables) where pair.naming.entity.map({ $0.isKindOf(entity: root) }) ?? false {
                 tables.append(joinTable)
-                if format.indexesJoinTables, joinTable.primaryKey.count == 2 {
-                    let (first, second) = (joinTable.primaryKey[0], joinTable.primaryKey[1])
-                    indexes.append(SQLiteIndex(name: "\(joinTable.name)_\(second)_INDEX", table: joinTable.name,
-                                               terms: [second, first], isUnique: false))
-                }
+                if format.indexesJoinTables { indexes.append(SQLiteJoinTableLayout.index(joinTable)) }
             }
             start = end
         }
         self.entities = entities
         self.tables = tables
         self.indexes = indexes
-        entityIndex = Dictionary(uniqueKeysWithValues: entities.enumerated().map { ($1.name, $0) })
-        tableIndex = Dictionary(uniqueKeysWithValues: tables.enumerated().map { ($1.name, $0) })
+        entityIndex = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        tableIndex = Dictionary(tables.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         propertyColumns = Self.propertyColumns(ordered.map(\.entity), entities: entities, tables: tables)
         joins = Self.joinColumns(pairs, joinTables)
     }
@@ -138,7 +139,7 @@ struct SQLiteSchema: Sendable {
 
     private static func propertyColumns(_ models: [NSEntityDescription], entities: [SQLiteEntity],
                                         tables: [SQLiteTable]) -> [String: [String: String]] {
-        let byName = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
+        let byName = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var result: [String: [String: String]] = [:]
         for (model, entity) in zip(models, entities) {
             guard let table = byName[entity.table] else { continue }
