@@ -83,6 +83,9 @@ struct SQLiteSchemaTests {
         #expect(indexes.contains("CREATE INDEX ZNOTE_ZMEDIA_INDEX ON ZNOTE (ZMEDIA)"))
         #expect(indexes.contains("CREATE INDEX ZMEDIA_Z_ENT_INDEX ON ZMEDIA (Z_ENT)"))
         #expect(!indexes.contains { $0.contains("ZNOTE_Z_ENT_INDEX") || $0.contains("Z2_MEDIA_INDEX") })
+        let media = SQLiteRelationshipStorage.ForeignKey(table: "ZNOTE", column: "ZMEDIA", entityColumn: "Z2_MEDIA", orderColumn: nil)
+        #expect(schema.storage(ofRelationship: "media", ofEntity: "Note") == .foreignKey(media))
+        #expect(schema.storage(ofRelationship: "notes", ofEntity: "Photo") == .inverseForeignKey(media))
     }
 
     @Test func manyToManyGetsAJoinTableNamedByTheSideWithTheGreaterDestination() throws {
@@ -103,8 +106,8 @@ struct SQLiteSchemaTests {
         #expect(schema.table(named: "Z_3BLOCKING")?.primaryKey == ["Z_3BLOCKEDBY", "Z_3BLOCKING"])
         #expect(schema.indexes.map(\.createStatement).contains(
             "CREATE INDEX Z_1COLLECTIONS_Z_2COLLECTIONS_INDEX ON Z_1COLLECTIONS (Z_2COLLECTIONS, Z_1ARTWORKS)"))
-        let join = schema.joinColumns(forRelationship: "artworks", ofEntity: "Collection")
-        #expect(join == .init(table: "Z_1COLLECTIONS", source: "Z_2COLLECTIONS", destination: "Z_1ARTWORKS", order: nil))
+        #expect(schema.storage(ofRelationship: "artworks", ofEntity: "Collection")
+            == .joinTable(.init(table: "Z_1COLLECTIONS", source: "Z_2COLLECTIONS", destination: "Z_1ARTWORKS", order: nil)))
         #expect(columns(schema, "ZARTWORK") == ["Z_PK INTEGER", "Z_ENT INTEGER", "Z_OPT INTEGER"])
         // Core Data up to framework 519 wrote no join-table index.
         let old = try self.schema("""
@@ -112,6 +115,17 @@ struct SQLiteSchemaTests {
             <entity name="B"><relationship name="as" toMany="YES" destinationEntity="A" inverseName="bs" inverseEntity="A"/></entity>
             """, format: SQLiteSchemaFormat(frameworkVersion: 419))
         #expect(old.indexes.isEmpty)
+    }
+
+    @Test func aRelationshipThatIsItsOwnInverseJoinsWithItself() throws {
+        let schema = try schema("""
+            <entity name="Person">
+                <relationship name="friends" toMany="YES" destinationEntity="Person" inverseName="friends" inverseEntity="Person"/>
+            </entity>
+            """)
+        #expect(schema.table(named: "Z_1FRIENDS")?.primaryKey == ["Z_1FRIENDS", "Z_1FRIENDS1"])
+        #expect(schema.storage(ofRelationship: "friends", ofEntity: "Person")
+            == .joinTable(.init(table: "Z_1FRIENDS", source: "Z_1FRIENDS", destination: "Z_1FRIENDS1", order: nil)))
     }
 
     @Test func joinColumnNamesAreUniqueAcrossJoinTables() throws {
@@ -148,7 +162,11 @@ struct SQLiteSchemaTests {
         ])
         #expect(schema.table(named: "Z_1FAVORITES")?.createStatement == "CREATE TABLE Z_1FAVORITES ( Z_1FAVORITEFOLDERS INTEGER, "
             + "Z_1FAVORITES INTEGER, Z_FOK_1FAVORITES INTEGER, PRIMARY KEY (Z_1FAVORITEFOLDERS, Z_1FAVORITES) )")
-        #expect(schema.joinColumns(forRelationship: "favorites", ofEntity: "Bookmark")?.order == "Z_FOK_1FAVORITES")
+        #expect(schema.storage(ofRelationship: "favorites", ofEntity: "Bookmark")
+            == .joinTable(.init(table: "Z_1FAVORITES", source: "Z_1FAVORITEFOLDERS", destination: "Z_1FAVORITES", order: "Z_FOK_1FAVORITES")))
+        let folder = SQLiteRelationshipStorage.ForeignKey(table: "ZBOOKMARK", column: "ZFOLDER", entityColumn: nil, orderColumn: "Z_FOK_FOLDER")
+        #expect(schema.storage(ofRelationship: "folder", ofEntity: "Bookmark") == .foreignKey(folder))
+        #expect(schema.storage(ofRelationship: "items", ofEntity: "Bookmark") == .inverseForeignKey(folder))
     }
 
     @Test func toManyWithoutInverseKeepsAHiddenKeyInTheDestination() throws {
@@ -169,6 +187,7 @@ struct SQLiteSchemaTests {
         #expect(schema.indexes.map(\.createStatement) == [
             "CREATE INDEX ZITEM_ZSHELF_INDEX ON ZITEM (ZSHELF)", "CREATE INDEX ZITEM_Z1ITEMS_INDEX ON ZITEM (Z1ITEMS)",
         ])
+        #expect(schema.storage(ofRelationship: "items", ofEntity: "Cart") == .hiddenForeignKey(table: "ZITEM", column: "Z1ITEMS"))
     }
 
     @Test func sameNamedColumnsOfSiblingEntitiesGetNumericSuffixes() throws {

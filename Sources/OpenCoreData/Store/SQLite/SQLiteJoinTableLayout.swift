@@ -28,8 +28,10 @@ enum SQLiteJoinTableLayout {
         for entity in entities {
             let own = entity.ownProperties.compactMap { $0 as? NSRelationshipDescription }
             for relationship in own where relationship.isToMany && !relationship.isTransient {
-                guard let inverse = relationship.inverseRelationship, inverse.isToMany, inverse !== relationship,
-                      greater(relationship, inverse) else { continue }
+                // A relationship that is its own inverse (symmetric "friends") is a
+                // pair with itself; its second column then takes a suffix. [Inf]
+                guard let inverse = relationship.inverseRelationship, inverse.isToMany,
+                      inverse === relationship || greater(relationship, inverse) else { continue }
                 pairs.append(Pair(naming: relationship, inverse: inverse))
             }
         }
@@ -53,7 +55,7 @@ enum SQLiteJoinTableLayout {
                 SQLiteColumn(name: claim("Z_\(number(r.destinationEntity))" + r.name.uppercased(), in: &usedColumns),
                              type: .integer, role: .joinKey(entity: r.entity?.name ?? "", relationship: r.name))
             }
-            let orderKeys = zip(sides, keys).filter { $0.0.isOrdered }.map { r, key in
+            let orderKeys = zip(sides, keys).filter { $0.0.isOrdered }.prefix(pair.naming === pair.inverse ? 1 : 2).map { r, key in
                 SQLiteColumn(name: "Z_FOK_" + key.name.dropFirst(2), type: .integer,
                              role: .joinOrderKey(entity: r.entity?.name ?? "", relationship: r.name))
             }

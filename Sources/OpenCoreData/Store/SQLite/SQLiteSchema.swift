@@ -26,19 +26,8 @@ struct SQLiteSchema: Sendable {
     private let tableIndex: [String: Int]
     /// Column names by entity name, then property name (inherited included).
     private let propertyColumns: [String: [String: String]]
-    /// Join table and its (source, destination) columns by entity, then relationship.
-    private let joins: [String: [String: JoinColumns]]
-
-    /// Where a many-to-many relationship's rows live, seen from one side.
-    struct JoinColumns: Hashable, Sendable {
-        var table: String
-        /// The column holding the primary key of the relationship's source object.
-        var source: String
-        /// The column holding the primary key of the destination object.
-        var destination: String
-        /// The `Z_FOK_` column when the relationship is ordered.
-        var order: String?
-    }
+    /// Relationship storage by entity, then relationship (inherited included).
+    private let relationships: [String: [String: SQLiteRelationshipStorage]]
 
     /// The layout of the entities of `configuration` (all entities for nil)
     /// of `model`, written as the Core Data release `format` writes it.
@@ -96,7 +85,11 @@ struct SQLiteSchema: Sendable {
         entityIndex = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         tableIndex = Dictionary(tables.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         propertyColumns = Self.propertyColumns(ordered.map(\.entity), entities: entities, tables: tables)
-        joins = Self.joinColumns(pairs, joinTables)
+        let tablesByName = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let entityTables = Dictionary(entities.map { ($0.name, $0.table) }, uniquingKeysWith: { first, _ in first })
+        relationships = SQLiteRelationshipStorage.map(ordered.map(\.entity), table: { entity in
+            entity?.name.flatMap { entityTables[$0] }.flatMap { tablesByName[$0] }
+        }, joins: Array(zip(pairs, joinTables)).map { (pair: $0, table: $1) })
     }
 
     /// The entity named `name`, if the schema has it.
@@ -114,15 +107,11 @@ struct SQLiteSchema: Sendable {
         propertyColumns[entity]?[property]
     }
 
-    /// The join table of the many-to-many relationship `relationship` of the
-    /// entity named `entity` (or of a superentity).
-    func joinColumns(forRelationship relationship: String, ofEntity entity: String) -> JoinColumns? {
-        var current = self.entity(named: entity)
-        while let candidate = current {
-            if let found = joins[candidate.name]?[relationship] { return found }
-            current = candidate.superNumber > 0 ? entities[candidate.superNumber - 1] : nil
-        }
-        return nil
+    /// Where the relationship `relationship` of the entity named `entity`
+    /// (inherited relationships included) keeps its rows; nil for a
+    /// transient or unknown relationship.
+    func storage(ofRelationship relationship: String, ofEntity entity: String) -> SQLiteRelationshipStorage? {
+        relationships[entity]?[relationship]
     }
 
     /// The DDL that creates an empty store with this layout: entity and join
@@ -148,23 +137,6 @@ struct SQLiteSchema: Sendable {
                 if let column = table.column(storing: property) { columns[property.name] = column.name }
             }
             result[entity.name] = columns
-        }
-        return result
-    }
-
-    private static func joinColumns(_ pairs: [SQLiteJoinTableLayout.Pair],
-                                    _ tables: [SQLiteTable]) -> [String: [String: JoinColumns]] {
-        var result: [String: [String: JoinColumns]] = [:]
-        for (pair, table) in zip(pairs, tables) {
-            for (relationship, inverse) in [(pair.naming, pair.inverse), (pair.inverse, pair.naming)] {
-                func role(_ r: NSRelationshipDescription) -> SQLiteColumn.Role {
-                    .joinKey(entity: r.entity?.name ?? "", relationship: r.name)
-                }
-                guard let destination = table.column(role(relationship)), let source = table.column(role(inverse)) else { continue }
-                let order = table.column(.joinOrderKey(entity: relationship.entity?.name ?? "", relationship: relationship.name))
-                result[relationship.entity?.name ?? "", default: [:]][relationship.name] =
-                    JoinColumns(table: table.name, source: source.name, destination: destination.name, order: order?.name)
-            }
         }
         return result
     }
