@@ -40,19 +40,13 @@ enum SQLiteJoinTableLayout {
 
     /// The join tables of `pairs`, with unique names. Linear in the pair count.
     static func tables(_ pairs: [Pair], numbers: [ObjectIdentifier: Int]) -> [SQLiteTable] {
-        var usedTables: Set<String> = [], usedColumns: Set<String> = []
-        func claim(_ base: String, in used: inout Set<String>) -> String {
-            var candidate = base, suffix = 0
-            while used.contains(candidate) { suffix += 1; candidate = base + String(suffix) }
-            used.insert(candidate)
-            return candidate
-        }
+        var tableNames = SQLiteNameSet(), columnNames = SQLiteNameSet()
         func number(_ entity: NSEntityDescription?) -> Int { entity.map { numbers[ObjectIdentifier($0)] ?? 0 } ?? 0 }
         return pairs.map { pair in
-            let name = claim("Z_\(number(pair.naming.entity))" + pair.naming.name.uppercased(), in: &usedTables)
+            let name = tableNames.claim("Z_\(number(pair.naming.entity))" + pair.naming.name.uppercased())
             let sides = [pair.inverse, pair.naming]
             let keys = sides.map { r in
-                SQLiteColumn(name: claim("Z_\(number(r.destinationEntity))" + r.name.uppercased(), in: &usedColumns),
+                SQLiteColumn(name: columnNames.claim("Z_\(number(r.destinationEntity))" + r.name.uppercased()),
                              type: .integer, role: .joinKey(entity: r.entity?.name ?? "", relationship: r.name))
             }
             let orderKeys = zip(sides, keys).filter { $0.0.isOrdered }.prefix(pair.naming === pair.inverse ? 1 : 2).map { r, key in
