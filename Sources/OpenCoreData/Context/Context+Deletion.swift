@@ -62,7 +62,7 @@ extension NSManagedObjectContext {
         func live(_ set: ManagedObjectSet) -> Set<NSManagedObject> { Set(set.objects) }
         var userInfo: [AnyHashable: Any] = [:]
         let insertedNow = finished.inserted.objects.filter { $0.managedObjectContext === self }
-        let deletedNow = finished.deleted.objects.filter { $0.managedObjectContext === self }
+        let deletedNow = finished.deleted.objects.filter { $0.managedObjectContext === self || finished.mergedDeletes.contains($0) }
         let updatedNow = finished.updated.objects.filter { $0.isUpdatedFlag }
         if !insertedNow.isEmpty { userInfo[NSInsertedObjectsKey] = Set(insertedNow) }
         if !updatedNow.isEmpty { userInfo[NSUpdatedObjectsKey] = Set(updatedNow) }

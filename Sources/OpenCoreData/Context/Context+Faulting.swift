@@ -22,6 +22,24 @@ extension NSManagedObjectContext {
         object.values = [:]
     }
 
+    /// Loads the values of every fault among `objects` with one store read
+    /// per store and batch, instead of one per object.
+    func fulfillFaults(_ objects: [NSManagedObject]) {
+        let faults = objects.filter { $0.isFault && $0.managedObjectContext === self && $0.objectID.persistentStore != nil }
+        guard let coordinator = persistentStoreCoordinator, !faults.isEmpty else { return }
+        for batch in stride(from: 0, to: faults.count, by: 1000).map({ faults[$0..<min($0 + 1000, faults.count)] }) {
+            let snapshots = try? coordinator.performStoreAccess {
+                try Dictionary(grouping: batch.map(\.objectID), by: { ObjectIdentifier($0.persistentStore!) }).values
+                    .reduce(into: [NSManagedObjectID: StoreSnapshot]()) { all, ids in
+                        all.merge(try ids[0].persistentStore!.snapshots(for: ids)) { a, _ in a }
+                    }
+            }
+            for object in batch where object.isFault {
+                if let snapshot = snapshots?[object.objectID] { fulfill(object, with: snapshot) }
+            }
+        }
+    }
+
     func fulfill(_ object: NSManagedObject, with snapshot: StoreSnapshot) {
         object.isFaultStorage = false
         object.isInaccessible = false

@@ -22,8 +22,11 @@ extension NSManagedObjectContext {
 
     /// Brings in the changes another context saved, given its DidSave
     /// notification: updated objects registered here are refreshed (keeping
-    /// local changes), deleted ones are dropped, inserted ones become
-    /// available as faults. Costs one store read per refreshed object.
+    /// local changes), deleted ones are dropped, inserted ones are registered
+    /// as faults. The ObjectsDidChange that follows lists them as refreshed
+    /// (faults among the updated too: they load the new values when used),
+    /// deleted and inserted, so fetched-results controllers see the merge.
+    /// Costs one store read per refreshed object.
     public func mergeChanges(fromContextDidSave notification: Notification) {
         let info = notification.userInfo ?? [:]
         func ids(_ key: String) -> [NSManagedObjectID] {
@@ -32,9 +35,13 @@ extension NSManagedObjectContext {
         }
         let updatedIDs = ids(NSUpdatedObjectsKey) + ids(NSUpdatedObjectIDsKey)
         let deletedIDs = ids(NSDeletedObjectsKey) + ids(NSDeletedObjectIDsKey)
+        let insertedIDs = ids(NSInsertedObjectsKey) + ids(NSInsertedObjectIDsKey)
+        for id in insertedIDs where registered[id] == nil {
+            event.inserted.append(object(with: id))
+        }
         for id in updatedIDs {
-            guard let object = registered[id], !object.isFault else { continue }
-            refresh(object, mergeChanges: true)
+            guard let object = registered[id] else { continue }
+            if object.isFault { event.refreshed.append(object) } else { refresh(object, mergeChanges: true) }
         }
         for id in deletedIDs {
             guard let object = registered[id] else { continue }
@@ -42,6 +49,7 @@ extension NSManagedObjectContext {
             // here; refreshing those (above) removed the references.
             forget(object)
             event.deleted.append(object)
+            event.mergedDeletes.append(object)
         }
         processPendingChanges()
     }

@@ -19,7 +19,10 @@ extension NSManagedObjectContext {
         try validateChanges()
         let plan = try SavePlan(context: self, coordinator: coordinator)
         try coordinator.performStoreAccess {
-            for (store, changes) in plan.changesByStore { try store.save(changes) }
+            for (store, changes) in plan.changesByStore {
+                try store.save(changes)
+                store.generation += 1
+            }
         }
         commit(plan)
     }

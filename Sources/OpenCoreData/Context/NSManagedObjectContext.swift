@@ -164,6 +164,9 @@ struct ContextEvent {
     var refreshed = ManagedObjectSet(), invalidated = ManagedObjectSet()
     /// Every object whose values changed, for clearing their event baselines.
     var changed = ManagedObjectSet()
+    /// Objects another context deleted: they left this context already but
+    /// are still reported as deleted.
+    var mergedDeletes = ManagedObjectSet()
 
     var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty

@@ -29,6 +29,10 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         set { metadata[NSStoreUUIDKey] = newValue }
     }
 
+    /// How many saves this process made to the store: with the file's
+    /// modification date, what tells a cache of results that the store changed.
+    var generation = 0
+
     /// The store's metadata: `NSStoreUUIDKey`, `NSStoreTypeKey`, the model's
     /// version hashes, and whatever the application adds.
     open var metadata: [String: Any] = [:]
