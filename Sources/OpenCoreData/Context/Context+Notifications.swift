@@ -49,7 +49,6 @@ extension NSManagedObjectContext {
             // here; refreshing those (above) removed the references.
             forget(object)
             event.deleted.append(object)
-            event.mergedDeletes.append(object)
         }
         processPendingChanges()
     }

@@ -135,13 +135,16 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     /// Records that `object` changed: it joins the updated objects unless it
-    /// is inserted or deleted.
+    /// is inserted or deleted, and the event's updated objects unless the
+    /// event inserted it (ObjectsDidChange lists what changed in the event,
+    /// also objects changed in earlier events and not saved since).
     func objectDidChange(_ object: NSManagedObject) {
         event.changed.append(object)
-        guard !object.isInsertedFlag, !object.isDeletedFlag, !object.isUpdatedFlag else { return }
+        guard !object.isDeletedFlag else { return }
+        if !event.inserted.contains(object) { event.updated.append(object) }
+        guard !object.isInsertedFlag, !object.isUpdatedFlag else { return }
         object.isUpdatedFlag = true
         updated.append(object)
-        event.updated.append(object)
     }
 
     /// Drops `object` from the context entirely: it keeps its values but no
@@ -164,9 +167,6 @@ struct ContextEvent {
     var refreshed = ManagedObjectSet(), invalidated = ManagedObjectSet()
     /// Every object whose values changed, for clearing their event baselines.
     var changed = ManagedObjectSet()
-    /// Objects another context deleted: they left this context already but
-    /// are still reported as deleted.
-    var mergedDeletes = ManagedObjectSet()
 
     var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty

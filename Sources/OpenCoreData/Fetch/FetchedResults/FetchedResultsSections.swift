@@ -35,9 +35,10 @@ struct FetchedResultsSections {
         sectionsByName = [:]
         entries = Dictionary(uniqueKeysWithValues: sorted.map { (ObjectIdentifier($0.object), $0) })
         var start = 0
-        for end in 1...max(sorted.count, 1) where end == sorted.count || sorted[end].sectionName != sorted[start].sectionName {
-            guard start < sorted.count else { break }
+        while start < sorted.count {
             let name = sorted[start].sectionName
+            var end = start + 1
+            while end < sorted.count && sorted[end].sectionName == name { end += 1 }
             guard sectionsByName[name] == nil else {
                 throw NSError.coreData(NSCoreDataError, "The fetched object at index \(start) has an out of order section name '\(name)'. Objects must be sorted by section name; make the first sort descriptor order by the section key path.")
             }
