@@ -2,11 +2,12 @@
 /// as a table view's batch updates need it. Costs a few binary searches per
 /// changed object, whatever the size of the results.
 ///
-/// An updated object whose sort or section values changed is reported as a
-/// move only if its place among the objects that did not move changed:
+/// An updated object whose sort or section values changed is a move when
+/// its index path changed (reference §6.2: the change affected its position)
+/// and also when only its place among the objects that did not move changed:
 /// replaying deletes (old index paths), then inserts (new ones), with moves
 /// as both, on the old sections must give the new sections exactly, and
-/// updates must stay where they are.
+/// updates must stay where they are. Otherwise it is an update.
 struct FetchedResultsEvent {
     private var removed: [(entry: FetchedResultsEntry, path: IndexPath)] = []
     private var inserted: [FetchedResultsEntry] = []
@@ -112,16 +113,16 @@ struct FetchedResultsEvent {
         return Anchor(sectionName: entry.sectionName, previous: row >= 0 ? ObjectIdentifier(entries[row]) : nil)
     }
 
-    /// The repositioned entries that must be reported as moves: those whose
-    /// anchor changed, and all of an anchor's entries when their order among
-    /// themselves changed.
+    /// The repositioned entries to report as moves: those whose index path
+    /// or anchor changed, and all of an anchor's entries when their order
+    /// among themselves changed.
     private func movedEntries(oldAnchors: [Anchor], in results: FetchedResultsSections) -> Set<ObjectIdentifier> {
         var moved = Set<ObjectIdentifier>()
         var stayed: [Anchor: [(old: IndexPath, new: IndexPath, id: ObjectIdentifier)]] = [:]
         for (index, (entry, path, _, _)) in repositioned.enumerated() {
             guard let newPath = results.indexPath(of: entry) else { continue }
             let id = ObjectIdentifier(entry)
-            if anchor(of: entry, at: newPath, in: results) == oldAnchors[index] {
+            if newPath == path && anchor(of: entry, at: newPath, in: results) == oldAnchors[index] {
                 stayed[oldAnchors[index], default: []].append((path, newPath, id))
             } else {
                 moved.insert(id)
