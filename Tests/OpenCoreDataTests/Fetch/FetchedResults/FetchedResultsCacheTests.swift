@@ -1,0 +1,69 @@
+import Testing
+@testable import OpenCoreData
+
+/// `cacheName`: computed sections kept in a file, checked against the store
+/// (reference §6.1: "Cached sections are checked to see if the time stamp
+/// matches the store").
+@Suite struct FetchedResultsCacheTests {
+    func controller(_ context: NSManagedObjectContext, cacheName: String, predicate: NSPredicate? = nil) -> NSFetchedResultsController<NSManagedObject> {
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
+        request.sortDescriptors = [NSSortDescriptor(key: "group", ascending: true), NSSortDescriptor(key: "rank", ascending: true)]
+        request.predicate = predicate
+        return NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "group", cacheName: cacheName)
+    }
+
+    @Test func cachedSectionsAreReusedUntilTheStoreChanges() throws {
+        let name = "cache-\(UUID().uuidString)"
+        defer { NSFetchedResultsController<NSManagedObject>.deleteCache(withName: name) }
+        let context = try FetchedResultsControllerTests.items([("a1", 1, "a"), ("b1", 2, "b"), ("a2", 0, "a")])
+        let first = controller(context, cacheName: name)
+        try first.performFetch()
+        // A store without a file keeps its caches in the caches folder.
+        let file = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+            .appendingPathComponent("OpenCoreData/FetchedResultsCaches/\(name).plist")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+
+        // Another context reads the sections from the cache: no fetch, objects stay faults.
+        let reader = TestStack.sibling(of: context)
+        let cached = controller(reader, cacheName: name)
+        try cached.performFetch()
+        #expect(cached.fetchedObjects?.allSatisfy(\.isFault) == true)
+        #expect(cached.sections?.map(\.name) == ["a", "b"])
+        #expect(cached.fetchedObjects?.map { $0.value(forKey: "name") as! String } == ["a2", "a1", "b1"])
+
+        // A different request under the same name does not use it.
+        let other = controller(TestStack.sibling(of: context), cacheName: name, predicate: NSPredicate(format: "rank > 0"))
+        try other.performFetch()
+        #expect(other.fetchedObjects?.map { $0.value(forKey: "name") as! String } == ["a1", "b1"])
+
+        // After a save the store's stamp differs: the cache is ignored and rewritten.
+        let item = TestStack.insert("Item", into: context, ["name": "c1", "rank": 0, "visible": true, "group": "c"])
+        try context.save()
+        _ = item
+        let afterSave = controller(TestStack.sibling(of: context), cacheName: name)
+        try afterSave.performFetch()
+        #expect(afterSave.sections?.map(\.name) == ["a", "b", "c"])
+
+        NSFetchedResultsController<NSManagedObject>.deleteCache(withName: name)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func trackingWorksOnCachedResults() throws {
+        let name = "cache-\(UUID().uuidString)"
+        defer { NSFetchedResultsController<NSManagedObject>.deleteCache(withName: name) }
+        let context = try FetchedResultsControllerTests.items([("a1", 1, "a"), ("b1", 2, "b"), ("a2", 0, "a")])
+        try controller(context, cacheName: name).performFetch()
+        let reader = TestStack.sibling(of: context)
+        let cached = controller(reader, cacheName: name)
+        let recorder = FetchedResultsRecorder()
+        cached.delegate = recorder
+        try cached.performFetch()
+        #expect(cached.fetchedObjects?.allSatisfy(\.isFault) == true)
+        let before = TableModel(cached)
+        let a2 = cached.object(at: IndexPath(row: 0, section: 0))
+        a2.setValue("b", forKey: "group")
+        reader.processPendingChanges()
+        #expect(try before.replaying(recorder.take()).get() == TableModel(cached))
+        #expect(cached.sections?.map { $0.numberOfObjects } == [1, 2])
+    }
+}
