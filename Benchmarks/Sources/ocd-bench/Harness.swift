@@ -24,6 +24,13 @@ struct Workload {
     var prepare: ((Int, URL) throws -> Void)?
     /// Whether the workload is about memory, so the table shows peak bytes.
     var isAboutMemory = false
+    /// Bodies that prepare their data themselves and return the seconds of
+    /// the part to measure, for workloads whose preparation can't be a file.
+    var selfTimed: [System: (Int, URL) throws -> Double] = [:]
+    /// Printed under the workload's table.
+    var note: String?
+
+    func runs(_ system: System) -> Bool { systems[system] != nil || selfTimed[system] != nil }
 }
 
 enum Harness {
@@ -32,7 +39,7 @@ enum Harness {
     static func measure(_ workload: Workload, sizes: [Int]) throws -> [Measurement] {
         var results: [Measurement] = []
         for size in sizes {
-            for system in System.allCases where workload.systems[system] != nil {
+            for system in System.allCases where workload.runs(system) {
                 results.append(try runChild(workload: workload.name, size: size, system: system))
             }
         }
@@ -57,7 +64,7 @@ enum Harness {
     /// In the child: prepares the data, runs the timed part `repetitions`
     /// times on fresh copies, prints one Measurement as JSON.
     static func child(_ workload: Workload, size: Int, system: System) throws {
-        guard let body = workload.systems[system] else { throw BenchmarkError("\(system) does not run \(workload.name)") }
+        guard workload.runs(system) else { throw BenchmarkError("\(system) does not run \(workload.name)") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -67,9 +74,13 @@ enum Harness {
         for repetition in 0..<repetitions(size) {
             let database = directory.appendingPathComponent("run\(repetition).sqlite")
             if workload.prepare != nil { try FileManager.default.copyItem(at: template, to: database) }
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body(size, database)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            if let timed = workload.selfTimed[system] {
+                times.append(try timed(size, database))
+            } else {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try workload.systems[system]!(size, database)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
         }
         let measurement = Measurement(workload: workload.name, size: size, system: system.rawValue,

@@ -14,7 +14,7 @@ enum Report {
             let row = Dictionary(uniqueKeysWithValues: results.filter { $0.size == size }.map { ($0.system, $0) })
             var line = String(size).padding(toLength: 10, withPad: " ", startingAt: 0)
             for system in System.allCases {
-                let cell = row[system.rawValue].map { String(format: "%.3fs", $0.seconds) } ?? "-"
+                let cell = row[system.rawValue].map(\.seconds).map(format) ?? "-"
                 line += cell.padding(toLength: 14, withPad: " ", startingAt: 0)
             }
             let ocd = row[System.opencoredata.rawValue]?.seconds
@@ -28,6 +28,12 @@ enum Report {
             }
             lines.append(line)
         }
+        if let note = workload.note { lines.append(note) }
         return lines.joined(separator: "\n")
+    }
+
+    /// Seconds, in microseconds when below a hundredth (per-event workloads).
+    static func format(_ seconds: Double) -> String {
+        seconds < 0.01 ? String(format: "%.1fµs", seconds * 1e6) : String(format: "%.3fs", seconds)
     }
 }

@@ -14,9 +14,11 @@ struct SavePlan {
             guard let store = id.persistentStore else {
                 throw NSError.coreData(NSPersistentStoreSaveError, "The store of \(id) was removed.")
             }
-            var entry = byStore[ObjectIdentifier(store)] ?? (store, StoreChangeSet())
-            edit(&entry.1)
-            byStore[ObjectIdentifier(store)] = entry
+            // Edited in place: copying the entry out and back copied its
+            // arrays at every object, which made large saves quadratic.
+            let key = ObjectIdentifier(store)
+            if byStore[key] == nil { byStore[key] = (store, StoreChangeSet()) }
+            edit(&byStore[key]!.1)
         }
         for object in context.inserted.objects {
             var snapshot = snapshot(of: object, in: context)
