@@ -5,6 +5,7 @@ let package = Package(
     name: "OpenCoreData",
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        .library(name: "OpenCoreDataCodegen", targets: ["OpenCoreDataCodegen"]),
         .executable(name: "ocd", targets: ["ocd"]),
         .executable(name: "ocd-demo", targets: ["ocd-demo"]),
     ],
@@ -14,15 +15,18 @@ let package = Package(
     ],
     targets: [
         .target(name: "OpenCoreData", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // Swift source from a model, for `ocd generate` and the build plugin; apps don't link it.
+        .target(name: "OpenCoreDataCodegen", dependencies: ["OpenCoreData"]),
         // Presentation shared by the command-line tool and the demo; the library does not depend on it.
         .target(name: "OpenCoreDataTools", dependencies: ["OpenCoreData"]),
         .executableTarget(name: "ocd", dependencies: [
             "OpenCoreDataTools",
+            "OpenCoreDataCodegen",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreDataTools"]),
         // Depends on `ocd` so that `swift test` builds the tool its tests run as a subprocess.
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "ocd"]),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd"]),
     ],
     swiftLanguageModes: [.v6]
 )
