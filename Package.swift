@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "OpenCoreDataCodegen", targets: ["OpenCoreDataCodegen"]),
         .executable(name: "ocd", targets: ["ocd"]),
         .executable(name: "ocd-demo", targets: ["ocd-demo"]),
+        .plugin(name: "OpenCoreDataCodegenPlugin", targets: ["OpenCoreDataCodegenPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
@@ -24,6 +25,8 @@ let package = Package(
             "OpenCoreDataCodegen",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Xcode's "Class Definition" codegen at build time: runs `ocd generate` on a target's models.
+        .plugin(name: "OpenCoreDataCodegenPlugin", capability: .buildTool(), dependencies: ["ocd"]),
         .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreDataTools"]),
         // Depends on `ocd` so that `swift test` builds the tool its tests run as a subprocess.
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd"]),

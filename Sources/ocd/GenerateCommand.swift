@@ -32,18 +32,24 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "The model's name in the registration function (default: the file's name).")
     var modelName: String?
 
+    @Option(help: "Write everything into this one file in the output folder (for build tools, which must name their outputs in advance).")
+    var singleFile: String?
+
     func run() throws {
         let url = URL(fileURLWithPath: model)
         let options = CodeGenerationOptions(scope: all ? .allEntities : .modelSettings,
                                             toManyStyle: swiftCollections ? .swift : .foundation,
                                             definedTypeNames: Set(definedTypes))
-        let files: [GeneratedFile]
+        var files: [GeneratedFile]
         do {
             let loaded = try NSManagedObjectModel.load(contentsOf: url)
             files = CodeGenerator(options: options).files(for: loaded, modelName: modelName ?? CodeGenerator.modelName(of: url))
         } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode.failure
+        }
+        if let singleFile {
+            files = [GeneratedFile(name: singleFile, contents: files.map(\.contents).joined(separator: "\n"))]
         }
         let folder = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
