@@ -19,6 +19,12 @@ let package = Package(
             // sees it either way.
             resources: [.copy("FrozenTime.xcdatamodeld")],
             plugins: [.plugin(name: "OpenCoreDataCodegenPlugin", package: openCoreData)]),
+        // Ordered relationships, inheritance, a category entity and custom classes.
+        .executableTarget(
+            name: "CodegenFeatures",
+            dependencies: [.product(name: "OpenCoreData", package: openCoreData)],
+            resources: [.copy("Shelf.xcdatamodeld")],
+            plugins: [.plugin(name: "OpenCoreDataCodegenPlugin", package: openCoreData)]),
     ],
     swiftLanguageModes: [.v6]
 )
