@@ -18,12 +18,15 @@ public struct CodeGenerationOptions: Equatable, Sendable {
         case swift
     }
 
+    /// Which entities get code; the model's settings unless changed.
     public var scope: Scope
+    /// How to-many relationships are typed; Xcode's Foundation types unless changed.
     public var toManyStyle: ToManyStyle
     /// Type names the generated code may use without a placeholder because
     /// the user's module defines them (custom classes of transformable attributes).
     public var definedTypeNames: Set<String>
 
+    /// Options; the defaults generate what Xcode would.
     public init(scope: Scope = .modelSettings, toManyStyle: ToManyStyle = .foundation, definedTypeNames: Set<String> = []) {
         self.scope = scope
         self.toManyStyle = toManyStyle

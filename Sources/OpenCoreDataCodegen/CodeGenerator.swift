@@ -12,11 +12,14 @@ import OpenCoreData
 ///
 /// Per entity: `<Class>+CoreDataClass.swift` and `<Class>+CoreDataProperties.swift`
 /// for "Class Definition", only the properties file for "Category/Extension".
-/// Per model: `<Model>+CoreDataRegistration.swift` (see `registration`) and,
+/// Per model: `<Model>+CoreDataRegistration.swift`, whose `register<Model>Classes()`
+/// makes the classes known for lookup by `managedObjectClassName`, and,
 /// when the model names custom classes nobody declares, placeholders for them.
 public struct CodeGenerator: Sendable {
+    /// What to generate and how.
     public var options: CodeGenerationOptions
 
+    /// A generator with `options`; the defaults generate what Xcode would.
     public init(options: CodeGenerationOptions = CodeGenerationOptions()) {
         self.options = options
     }

@@ -5,6 +5,7 @@ public struct GeneratedFile: Equatable, Sendable {
     /// The file's Swift source.
     public var contents: String
 
+    /// A file named `name` holding `contents`.
     public init(name: String, contents: String) {
         self.name = name
         self.contents = contents
