@@ -63,7 +63,7 @@ final class FetchedResultsTracker: @unchecked Sendable {
             try results.load(cached)
         } else {
             let objects = try context.fetch(request).map { $0 as! NSManagedObject }
-            context.fulfillFaults(objects)
+            prefetch(objects, entity: entity, keyPaths: descriptors.compactMap(\.key) + [sectionNameKeyPath].compactMap { $0 })
             var entries = objects.enumerated().map { index, object in
                 FetchedResultsEntry(object: object, keys: order.keys(of: object), sectionName: order.sectionName(of: object), sequence: index)
             }
@@ -78,6 +78,24 @@ final class FetchedResultsTracker: @unchecked Sendable {
         self.results = results
         nextSequence = results.count
         version += 1
+    }
+
+    /// Loads `objects` and the to-one destinations their key paths go
+    /// through, a batch of store reads per level instead of one read per object.
+    private func prefetch(_ objects: [NSManagedObject], entity: NSEntityDescription, keyPaths: [String]) {
+        context.fulfillFaults(objects)
+        let relationships = Set(keyPaths.compactMap { path -> String? in
+            guard let first = path.split(separator: ".").first, path.contains("."),
+                  let relationship = entity.relationshipsByName[String(first)], !relationship.isToMany else { return nil }
+            return relationship.name
+        })
+        for name in relationships.sorted() {
+            let destinations = objects.compactMap { $0.value(forKey: name) as? NSManagedObject }
+            let rest = keyPaths.filter { $0.hasPrefix(name + ".") }.map { String($0.dropFirst(name.count + 1)) }
+            if let destinationEntity = entity.relationshipsByName[name]?.destinationEntity {
+                prefetch(destinations, entity: destinationEntity, keyPaths: rest)
+            }
+        }
     }
 
     // MARK: Tracking
