@@ -90,6 +90,39 @@ import Testing
         #expect(Self.names(controller2.sections![0]) == ["x", "z", "w"])
     }
 
+    @Test func sectionsFromAToOneKeyPath() throws {
+        // AD:…/sectionnamekeypath: any key path, here through a to-one relationship;
+        // numbers name sections by their text.
+        let context = try TestStack.context(FetchedResultsModels.failedBanks())
+        for (name, zip) in [("x", 2), ("y", 1), ("z", 2)] {
+            let info = TestStack.insert("FailedBankInfo", into: context, ["name": name])
+            info.setValue(TestStack.insert("FailedBankDetails", into: context, ["zip": zip]), forKey: "details")
+        }
+        try context.save()
+        let request = NSFetchRequest<NSManagedObject>(entityName: "FailedBankInfo")
+        request.sortDescriptors = [NSSortDescriptor(key: "details.zip", ascending: true), NSSortDescriptor(key: "name", ascending: true)]
+        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                    sectionNameKeyPath: "details.zip", cacheName: nil)
+        let recorder = FetchedResultsRecorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        #expect(controller.sections?.map(\.name) == ["1", "2"])
+        #expect(controller.sections.map { $0.map(Self.banks) } == [["y"], ["x", "z"]])
+
+        // The bank moves when it changes (changes to its details alone are not tracked).
+        let y = controller.object(at: IndexPath(row: 0, section: 0))
+        (y.value(forKey: "details") as! NSManagedObject).setValue(3, forKey: "zip")
+        y.setValue("y", forKey: "name")
+        let before = TableModel(controller)
+        context.processPendingChanges()
+        #expect(try before.replaying(recorder.take()).get() == TableModel(controller))
+        #expect(controller.sections?.map(\.name) == ["2", "3"])
+    }
+
+    static func banks(_ section: NSFetchedResultsSectionInfo) -> [String] {
+        (section.objects ?? []).map { ($0 as! NSManagedObject).value(forKey: "name") as! String }
+    }
+
     final class TitleDelegate: NSObject, NSFetchedResultsControllerDelegate {
         func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, sectionIndexTitleForSectionName sectionName: String) -> String? {
             "#" + sectionName

@@ -28,6 +28,11 @@ enum FetchedResultsModels {
         return model
     }
 
+    /// The in-memory store, and the SQLite store once it is registered.
+    static var storeTypes: [NSPersistentStore.StoreType] {
+        [.inMemory] + (NSPersistentStoreCoordinator.registeredStoreTypesByName[NSSQLiteStoreType] != nil ? [.sqlite] : [])
+    }
+
     /// A context on a new store of `type`: in memory, or SQLite in a temporary file.
     static func context(_ model: NSManagedObjectModel, storeType: NSPersistentStore.StoreType = .inMemory) throws -> NSManagedObjectContext {
         guard storeType != .inMemory else { return try TestStack.context(model) }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct FetchedResultsRandomTests {
     static let groups: [String?] = ["a", "b", "c", "d", nil, "f"]
 
-    @Test(arguments: [NSPersistentStore.StoreType.inMemory])
+    @Test(arguments: FetchedResultsModels.storeTypes)
     func replayMatchesSections(storeType: NSPersistentStore.StoreType) throws {
         for seed: UInt64 in [1, 2, 3] {
             try run(seed: seed, events: 1500, storeType: storeType, sectioned: true)
