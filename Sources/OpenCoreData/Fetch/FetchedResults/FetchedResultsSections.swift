@@ -25,8 +25,6 @@ struct FetchedResultsSections {
 
     func entry(for object: NSManagedObject) -> FetchedResultsEntry? { entries[ObjectIdentifier(object)] }
 
-    func section(named name: String) -> FetchedResultsSection? { sectionsByName[name] }
-
     /// Sections from `sorted` entries, cut where the section name changes.
     /// Throws, as Core Data's fetch fails, when a name comes back after
     /// another: the first sort descriptor does not order the sections.

@@ -26,7 +26,11 @@ open class NSFetchedResultsController<ResultType>: NSObject {
         self.fetchRequest = fetchRequest
         tracker = FetchedResultsTracker(context: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: name)
         super.init()
-        tracker.indexTitle = { [unowned self] in sectionIndexTitle(forSectionName: $0) }
+        // Weak: delegates may keep the untyped view, and with it the tracker, longer than this controller.
+        tracker.indexTitle = { [weak self] name in
+            guard let self else { return FetchedResultsSections.defaultIndexTitle(forSectionName: name) }
+            return sectionIndexTitle(forSectionName: name)
+        }
         if let untyped = self as? NSFetchedResultsController<NSFetchRequestResult> {
             tracker.untypedController = untyped
         } else {

@@ -38,16 +38,21 @@ public protocol NSFetchedResultsControllerDelegate: NSObjectProtocol {
 }
 
 extension NSFetchedResultsControllerDelegate {
+    /// Does nothing.
     public func controllerWillChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {}
 
+    /// Does nothing.
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
                            at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {}
 
+    /// Does nothing.
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange sectionInfo: NSFetchedResultsSectionInfo,
                            atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType) {}
 
+    /// Does nothing.
     public func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {}
 
+    /// The capitalised first letter of `sectionName`; nil for an empty name.
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>,
                            sectionIndexTitleForSectionName sectionName: String) -> String? {
         FetchedResultsSections.defaultIndexTitle(forSectionName: sectionName)
@@ -55,11 +60,14 @@ extension NSFetchedResultsControllerDelegate {
 
     // These two defaults tell the controller they ran, so that it stops
     // building snapshots and differences nobody reads.
+
+    /// Not implemented: the controller calls the other methods instead.
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>,
                            didChangeContentWith snapshot: NSDiffableDataSourceSnapshotReference) {
         controller.tracker.delegateLacksSnapshotMethod = true
     }
 
+    /// Not implemented: the controller calls the other methods instead.
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>,
                            didChangeContentWith diff: CollectionDifference<NSManagedObjectID>) {
         controller.tracker.delegateLacksDifferenceMethod = true
