@@ -4,7 +4,7 @@ import Testing
 /// `cacheName`: computed sections kept in a file, checked against the store
 /// (reference §6.1: "Cached sections are checked to see if the time stamp
 /// matches the store").
-@Suite struct FetchedResultsCacheTests {
+@Suite(.serialized) struct FetchedResultsCacheTests {
     func controller(_ context: NSManagedObjectContext, cacheName: String, predicate: NSPredicate? = nil) -> NSFetchedResultsController<NSManagedObject> {
         let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
         request.sortDescriptors = [NSSortDescriptor(key: "group", ascending: true), NSSortDescriptor(key: "rank", ascending: true)]
@@ -45,6 +45,23 @@ import Testing
         #expect(afterSave.sections?.map(\.name) == ["a", "b", "c"])
 
         NSFetchedResultsController<NSManagedObject>.deleteCache(withName: name)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func cachesLieBesideAStoreWithAFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: FetchedResultsModels.items())
+        try coordinator.addPersistentStore(type: .inMemory, at: folder.appendingPathComponent("Items.store"))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        _ = TestStack.insert("Item", into: context, ["name": "a", "rank": 1, "group": "a"])
+        try context.save()
+        try controller(context, cacheName: "beside").performFetch()
+        let file = folder.appendingPathComponent("Items.store-FRCCaches/beside.plist")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        NSFetchedResultsController<NSManagedObject>.deleteCache(withName: nil)
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
