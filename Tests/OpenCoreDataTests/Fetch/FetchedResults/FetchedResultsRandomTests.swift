@@ -68,12 +68,27 @@ import Testing
             if roll == 0 {
                 try context.save()
             } else if roll == 1 && !context.hasChanges && !objects.isEmpty {
-                // Another context changes an object; the merge is one event here.
-                let mine = objects.randomElement(using: &random)!
-                let theirs = try other.existingObject(with: mine.objectID)
-                randomize(theirs)
+                // Another context changes, inserts or deletes objects; the merge is one event here.
+                var insertedThere: [NSManagedObjectID] = []
+                for _ in 0..<Int.random(in: 1...3, using: &random) {
+                    let mine = objects.randomElement(using: &random)!
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0:
+                        let theirs = TestStack.insert("Item", into: other, ["name": "other\(step)", "rank": Int.random(in: 0..<20, using: &random),
+                                                                            "visible": Bool.random(using: &random), "group": "b"])
+                        try other.obtainPermanentIDs(for: [theirs])
+                        insertedThere.append(theirs.objectID)
+                    case 1:
+                        let theirs = try other.existingObject(with: mine.objectID)
+                        if !theirs.isDeleted { other.delete(theirs) }
+                    default:
+                        let theirs = try other.existingObject(with: mine.objectID)
+                        if !theirs.isDeleted { randomize(theirs) }
+                    }
+                }
                 try other.save()
                 context.mergeChanges(fromContextDidSave: otherSaves.notes.removeLast())
+                objects += insertedThere.compactMap(context.registeredObject(for:))
             } else {
                 context.processPendingChanges()
             }
