@@ -4,7 +4,7 @@
 ///
 /// The file lies in a folder beside the store (`<store>-FRCCaches/<name>.plist`),
 /// or in the user's caches folder when the store has no file. It records the
-/// request (entity, predicate, sort descriptors, section key path) and a
+/// request (entity, predicate, sort descriptors, section key path, window) and a
 /// stamp of the stores (identifier, saves made, file size and modification
 /// date); a cache whose request or stamp differs is ignored and rewritten.
 /// Only results of unsaved-change-free contexts with property-list sort keys
@@ -21,7 +21,8 @@ struct FetchedResultsCache {
         file = folder.appendingPathComponent(name + ".plist")
         fingerprint = [request.entityName ?? "", request.predicate?.predicateFormat ?? "",
                        (request.sortDescriptors ?? []).map(\.description).joined(separator: ","),
-                       sectionNameKeyPath ?? "", "\(request.includesSubentities)"].joined(separator: "|")
+                       sectionNameKeyPath ?? "", "\(request.includesSubentities)", "\(request.fetchLimit)", "\(request.fetchOffset)"]
+            .joined(separator: "|")
         self.context = context
         Self.foldersLock.withLock { _ = Self.folders.insert(folder) }
     }
