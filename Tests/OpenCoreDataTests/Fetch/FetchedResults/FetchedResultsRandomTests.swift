@@ -36,6 +36,12 @@ import Testing
         let recorder = FetchedResultsRecorder()
         controller.delegate = recorder
         try controller.performFetch()
+        // Twins of the controller whose delegates take snapshots or differences.
+        let twin = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                              sectionNameKeyPath: sectioned ? "group" : nil, cacheName: nil)
+        let checker = WholeResultChecker()
+        twin.delegate = checker
+        try twin.performFetch()
 
         var objects: [NSManagedObject] = []
         var typesSeen = Set<NSFetchedResultsChangeType>()
@@ -48,6 +54,7 @@ import Testing
         }
         for step in 0..<events {
             let before = TableModel(controller)
+            checker.before = twin.fetchedObjects!.map(\.objectID)
             let operations = Int.random(in: 1...4, using: &random)
             for _ in 0..<operations {
                 let roll = Int.random(in: 0..<100, using: &random)
@@ -106,10 +113,15 @@ import Testing
                     return
                 }
             }
+            if let problem = checker.problem {
+                Issue.record("seed \(seed) step \(step): \(problem)")
+                return
+            }
             if step % 50 == 0 { try expectSameAsFetch(controller, request: request, context: context) }
         }
         try expectSameAsFetch(controller, request: request, context: context)
         #expect(typesSeen == [.insert, .delete, .move, .update])
+        #expect(checker.checked > events / 2)
     }
 
     /// The controller holds what a new fetch returns, sorted and sectioned.
@@ -127,6 +139,38 @@ import Testing
                 #expect(((object as! NSManagedObject).value(forKey: "group") as? String ?? "") == section.name)
             }
         }
+    }
+}
+
+/// Checks each snapshot (with sections) or difference (without) against
+/// the controller's results when it arrives (reference §6.2).
+final class WholeResultChecker: NSObject, NSFetchedResultsControllerDelegate {
+    var before: [NSManagedObjectID] = []
+    var problem: String?
+    var checked = 0
+
+    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChangeContentWith snapshot: NSDiffableDataSourceSnapshotReference) {
+        // Without sections it stands for a delegate with only the difference method.
+        guard controller.sectionNameKeyPath != nil else { return controller.tracker.delegateLacksSnapshotMethod = true }
+        let sections = controller.sections ?? []
+        if snapshot.sectionIdentifiers != sections.map(\.name)
+            || sections.contains(where: { section in
+                snapshot.itemIdentifiers(inSection: section.name) != (section.objects ?? []).map { ($0 as! NSManagedObject).objectID }
+            }) {
+            problem = "the snapshot differs from the sections"
+        }
+        checked += 1
+    }
+
+    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChangeContentWith diff: CollectionDifference<NSManagedObjectID>) {
+        if before.applying(diff) != controller.fetchedObjects?.map({ ($0 as! NSManagedObject).objectID }) {
+            problem = "the difference does not turn the old results into the new"
+        }
+        checked += 1
+    }
+
+    func controllerWillChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {
+        problem = "willChange called although the snapshot or difference method is implemented"
     }
 }
 
