@@ -62,7 +62,7 @@ extension NSManagedObjectContext {
                 candidates.append(object)
             }
         }
-        return FetchEvaluation.filterAndSort(candidates, request: request, appliesWindow: true)
+        return try FetchEvaluation.filterAndSort(candidates, request: request, appliesWindow: true)
     }
 
     /// The entity of `request`, looked up by name in the coordinator's model.

@@ -12,11 +12,24 @@ enum FetchEvaluation {
     /// `fetchLimit` when `appliesWindow`. Candidates must already be of the
     /// request's entity or (with `includesSubentities`) its sub-entities.
     ///
-    /// Predicate filtering and sort descriptors plug in here, between the
-    /// entity check and the window. Costs one pass over the candidates.
+    /// Costs one predicate evaluation per candidate and an n log n sort.
+    /// Throws NSCoreDataError when the predicate can't be evaluated (a
+    /// function Linux can't call, a type that does not compare).
     static func filterAndSort<C: FetchCandidate>(_ candidates: [C], request: NSFetchRequest<NSFetchRequestResult>,
-                                                 appliesWindow: Bool) -> [C] {
-        let selected = candidates
+                                                 appliesWindow: Bool) throws -> [C] {
+        var selected = candidates
+        if let predicate = request.predicate {
+            do {
+                selected = try selected.filter { candidate throws(PredicateEvaluationError) in
+                    try predicate.evaluateThrowing(with: candidate)
+                }
+            } catch {
+                throw NSError.coreData(NSCoreDataError, "The fetch request's predicate '\(predicate.predicateFormat)' can't be evaluated: \(error)")
+            }
+        }
+        if let descriptors = request.sortDescriptors, !descriptors.isEmpty {
+            selected = selected.sorted(using: descriptors)
+        }
         guard appliesWindow else { return selected }
         return window(selected, offset: request.fetchOffset, limit: request.fetchLimit)
     }

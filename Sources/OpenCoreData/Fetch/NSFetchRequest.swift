@@ -40,6 +40,12 @@ open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable 
     /// The properties (names or descriptions) dictionary results hold; nil for all attributes.
     public var propertiesToFetch: [Any]?
 
+    /// Which objects to fetch; nil fetches every object of the entity.
+    public var predicate: NSPredicate?
+
+    /// The order of the results; key paths may go through to-one relationships.
+    public var sortDescriptors: [NSSortDescriptor]?
+
     public override init() { super.init() }
 
     /// A request for objects of the entity named `entityName`.
@@ -67,6 +73,8 @@ open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable 
         returnsObjectsAsFaults = other.returnsObjectsAsFaults
         includesPropertyValues = other.includesPropertyValues
         propertiesToFetch = other.propertiesToFetch
+        predicate = other.predicate
+        sortDescriptors = other.sortDescriptors
     }
 
     /// The same request, typed for any result (what stores receive).

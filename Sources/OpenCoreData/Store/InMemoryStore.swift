@@ -32,7 +32,7 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
         let candidates = entities.flatMap { entity in
             (records[entity.name ?? ""] ?? [:]).keys.sorted().map { InMemoryRow(store: self, pk: $0, entity: entity) }
         }
-        return FetchEvaluation.filterAndSort(candidates, request: fetch.request, appliesWindow: fetch.appliesWindow)
+        return try FetchEvaluation.filterAndSort(candidates, request: fetch.request, appliesWindow: fetch.appliesWindow)
             .map { objectID(for: $0.entity, primaryKey: $0.pk) }
     }
 
