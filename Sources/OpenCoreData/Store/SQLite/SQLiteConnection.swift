@@ -1,10 +1,5 @@
 import GRDB
 
-/// Option: a dictionary of SQLite pragmas to set on every connection, e.g.
-/// `["journal_mode": "DELETE"]`. The journal mode is WAL unless it says otherwise.
-public let NSSQLitePragmasOption = "NSSQLitePragmasOption"
-/// Option: seconds to wait for a lock held by another connection (default 240, as Core Data).
-public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 /// Option: open a store whose model version hashes differ from the model's,
 /// rewriting the hashes at the next save (Core Data's escape hatch, §8.2).
 public let NSIgnorePersistentStoreVersioningOption = "NSIgnorePersistentStoreVersioningOption"
@@ -18,7 +13,7 @@ enum SQLiteConnection {
     /// the store splices into SQL, so anything else is refused with 134000.
     static func open(at url: URL, options: [AnyHashable: Any]?, readOnly: Bool) throws -> any DatabaseWriter {
         var pragmas: [(String, String)] = []
-        for (key, value) in (options?[NSSQLitePragmasOption] as? [AnyHashable: Any]) ?? [:] {
+        for (key, value) in pragmaOptions(options?[NSSQLitePragmasOption]) {
             let name = "\(key)".lowercased(), text = "\(value)"
             guard isWord(name), isWord(text) || Double(text) != nil else {
                 throw NSError.coreData(NSPersistentStoreInvalidTypeError, "Unsupported SQLite pragma \(name) = \(text).")
@@ -54,6 +49,14 @@ enum SQLiteConnection {
                                    userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error as NSError,
                                               NSSQLiteErrorDomain: Int(error.resultCode.rawValue)])
         }
+    }
+
+    /// The pragma option as pairs, whether given as a Swift or a Foundation dictionary.
+    private static func pragmaOptions(_ option: Any?) -> [(AnyHashable, Any)] {
+        if let dictionary = option as? NSDictionary {
+            return dictionary.allKeys.compactMap { key in (key as? AnyHashable).flatMap { k in dictionary.object(forKey: key).map { (k, $0) } } }
+        }
+        return ((option as? [AnyHashable: Any]) ?? [:]).map { ($0.key, $0.value) }
     }
 
     private static func isWord(_ text: String) -> Bool {

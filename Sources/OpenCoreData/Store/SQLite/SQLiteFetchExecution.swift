@@ -1,8 +1,14 @@
 import GRDB
 
-/// Runs a fetch as one SELECT of `Z_PK, Z_ENT` on the entity's table: rows
-/// of the entity (and its sub-entities: a `Z_ENT` range), in `Z_PK` order,
-/// with `LIMIT`/`OFFSET` when the store applies the window.
+/// Runs a fetch as one SELECT of `Z_PK, Z_ENT`: the entity's rows (a `Z_ENT`
+/// range with sub-entities), the predicate as a WHERE condition, the sort
+/// descriptors as ORDER BY (to-one key paths as LEFT JOINs), and the window
+/// as LIMIT/OFFSET — all with bound parameters.
+///
+/// The parts SQL cannot express with in-memory meaning (a conjunct of the
+/// predicate, or the sort) are applied by ``FetchEvaluation`` to the rows
+/// the SQL selected; then the window is applied in memory too, and the cost
+/// is one snapshot load per candidate row.
 struct SQLiteFetchExecution {
     let store: SQLiteStore
     let fetch: StoreFetch
@@ -10,27 +16,70 @@ struct SQLiteFetchExecution {
     func run() throws -> [NSManagedObjectID] {
         guard let entity = store.mapping.entity(fetch.entity) else { return [] }
         let request = fetch.request
-        var sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(entity.table) t0 WHERE "
-        var arguments: [DatabaseValueConvertible] = []
-        if request.includesSubentities {
-            sql += "t0.Z_ENT BETWEEN ? AND ?"
-            arguments += [entity.numbers.lowerBound, entity.numbers.upperBound]
-        } else {
-            sql += "t0.Z_ENT = ?"
-            arguments.append(entity.number)
+        let query = SQLiteQuery(mapping: store.mapping)
+        let scope = SQLiteQuery.Scope(query: query, alias: query.newAlias(), entity: entity)
+        var conditions = [request.includesSubentities
+            ? "t0.Z_ENT BETWEEN \(entity.numbers.lowerBound) AND \(entity.numbers.upperBound)"
+            : "t0.Z_ENT = \(entity.number)"]
+        var residual: [NSPredicate] = []
+        let compiler = SQLitePredicateCompiler(query: query)
+        for part in Self.conjuncts(request.predicate) {
+            if let sql = compiler.condition(part, in: scope) { conditions.append(sql) } else { residual.append(part) }
         }
-        sql += " ORDER BY t0.Z_PK"
-        if fetch.appliesWindow, request.fetchLimit > 0 || request.fetchOffset > 0 {
-            sql += " LIMIT ? OFFSET ?"
-            arguments += [request.fetchLimit > 0 ? request.fetchLimit : -1, max(request.fetchOffset, 0)]
+        let order = Self.orderBy(request.sortDescriptors ?? [], query: query, scope: scope)
+        let inMemory = !residual.isEmpty || order == nil
+
+        var sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(entity.table) t0"
+        for join in scope.joins { sql += " " + join }
+        sql += " WHERE " + conditions.joined(separator: " AND ")
+        sql += " ORDER BY " + ((order ?? []) + ["t0.Z_PK"]).joined(separator: ", ")
+        if !inMemory, fetch.appliesWindow, request.fetchLimit > 0 || request.fetchOffset > 0 {
+            sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(request.fetchOffset, 0))"
         }
-        return try store.database.read { db in
+        let ids = try store.database.read { db in
             var ids: [NSManagedObjectID] = []
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(query.arguments))
             while let row = try rows.next() {
                 if let id = store.objectID(entityNumber: row[1], primaryKey: row[0]) { ids.append(id) }
             }
             return ids
         }
+        guard inMemory else { return ids }
+        let rest = NSFetchRequest<NSFetchRequestResult>()
+        rest.predicate = residual.isEmpty ? nil : residual.count == 1 ? residual[0] : NSCompoundPredicate(andPredicateWithSubpredicates: residual)
+        rest.sortDescriptors = order == nil ? request.sortDescriptors : nil
+        rest.fetchLimit = request.fetchLimit
+        rest.fetchOffset = request.fetchOffset
+        return try FetchEvaluation.filterAndSort(SQLiteRowLoader(store: store).rows(ids), request: rest, appliesWindow: fetch.appliesWindow)
+            .map(\.id)
+    }
+
+    /// The parts of a top-level AND, each compiled or evaluated on its own.
+    static func conjuncts(_ predicate: NSPredicate?) -> [NSPredicate] {
+        guard let predicate else { return [] }
+        if let compound = predicate as? NSCompoundPredicate, compound.compoundPredicateType == .and {
+            return compound.predicates.flatMap(conjuncts)
+        }
+        return [predicate]
+    }
+
+    /// ORDER BY terms for `descriptors`, or nil when one cannot be sorted in
+    /// SQL as in memory (a comparator, SELF, a relationship or a to-many path).
+    /// Strings sort with the collation of the descriptor's selector.
+    static func orderBy(_ descriptors: [NSSortDescriptor], query: SQLiteQuery, scope: SQLiteQuery.Scope) -> [String]? {
+        var terms: [String] = []
+        for descriptor in descriptors {
+            guard descriptor.comparator == nil, let key = descriptor.key,
+                  case .attribute(let sql, let attribute)? = query.resolve(key.split(separator: ".").map(String.init),
+                                                                           alias: scope.alias, entity: scope.entity, in: scope),
+                  let kind = SQLiteValueKind(attribute.attributeType), kind.isOrdered else { return nil }
+            var term = sql
+            if kind == .string {
+                guard let collation = SQLiteFunctions.collations[descriptor.selector?.name ?? "compare:"] else { return nil }
+                term += " COLLATE \(collation.name)"
+            }
+            terms.append(term + (descriptor.ascending ? " ASC" : " DESC"))
+        }
+        return terms
     }
 }
