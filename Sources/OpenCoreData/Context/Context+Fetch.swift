@@ -37,6 +37,7 @@ extension NSManagedObjectContext {
     private func fetchObjects(_ request: NSFetchRequest<NSFetchRequestResult>,
                               creatingObjects: Bool = true) throws -> [NSManagedObject] {
         let entity = resolveEntity(of: request)
+        try FetchKeyPathCheck.check(request, entity: entity)
         let merges = request.includesPendingChanges && hasChanges
         let stores = (persistentStoreCoordinator?.persistentStores ?? []).filter { store in
             storeEntities(of: entity, request).contains(where: store.holds)

@@ -95,6 +95,15 @@ enum PropertyValidation {
         default:
             if value == nil, !property.isOptional { fail(NSValidationMissingMandatoryPropertyError, "\(what) is required.") }
         }
+        // The property's validation predicates apply to non-nil values
+        // (NSPropertyDescription.h); a failure is the generic 1550 carrying
+        // the predicate and its warning as the message.
+        if let value, let failed = property.firstFailedValidationPredicate(for: value) {
+            let failure = error(NSManagedObjectValidationError, object, key, value, failed.warning)
+            var info = failure.userInfo
+            info[NSValidationPredicateErrorKey] = failed.predicate
+            errors.append(NSError(domain: failure.domain, code: failure.code, userInfo: info))
+        }
         if let error = NSError.validation(combining: errors) { throw error }
     }
 

@@ -77,17 +77,30 @@ enum Aggregates {
 
     /// The values without duplicates (by predicate equality), first occurrence kept.
     ///
-    /// Cost: hashing where values are hashable, else quadratic comparison.
+    /// Cost: linear with hashing; values that are not hashable are compared
+    /// with each other, quadratically.
     static func distinct(_ values: [Any]) -> [Any] {
         var result: [Any] = []
         var seen = Set<AnyHashable>()
+        var unhashable: [Any] = []
         for value in values {
-            if NumericValue(value) == nil, let hashable = value as? AnyHashable {
-                if seen.insert(hashable).inserted { result.append(value) }
-            } else if !result.contains(where: { ValueComparison.equal($0, value) }) {
+            if let key = hashKey(value) {
+                if seen.insert(key).inserted { result.append(value) }
+            } else if !unhashable.contains(where: { ValueComparison.equal($0, value) }) {
+                unhashable.append(value)
                 result.append(value)
             }
         }
         return result
+    }
+
+    /// A key that is equal for values predicates consider equal: numbers of every
+    /// type (and Bool) by their Double value, strings and dates as themselves.
+    static func hashKey(_ value: Any) -> AnyHashable? {
+        guard let value = Values.normalized(value) else { return AnyHashable(NSNull()) }
+        if let number = NumericValue(value) { return AnyHashable(number.double) }
+        if let string = Values.string(value) { return AnyHashable(string) }
+        if let date = Values.date(value) { return AnyHashable(date) }
+        return value as? AnyHashable
     }
 }

@@ -15,7 +15,7 @@ struct BuiltInFunction: Sendable {
     static let all: [BuiltInFunction] = {
         let collection = ["sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:", "distinct:"]
         let unary = ["sqrt:", "log:", "ln:", "exp:", "floor:", "ceiling:", "abs:", "trunc:", "uppercase:", "lowercase:",
-                     "length:", "onesComplement:", "noindex:", "random:"]
+                     "length:", "onesComplement:", "noindex:", "random:", "canonical:"]
         let binary = ["add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:", "raise:toPower:",
                       "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:",
                       "castObject:toType:", "objectFrom:withIndex:", "distanceToLocation:fromLocation:"]

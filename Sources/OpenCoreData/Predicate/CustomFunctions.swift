@@ -59,7 +59,8 @@ enum CustomFunctions {
     private static func numberMethod(_ selector: String, _ n: NumericValue) -> Any? {
         switch selector {
         case "stringValue", "description": return "\(n.boxed)"
-        case "intValue", "integerValue", "longLongValue": return n.integer ?? Int(n.double.rounded(.towardZero))
+        case "intValue", "integerValue", "longLongValue":
+            return n.integer ?? NumericValue.double(n.double.rounded(.towardZero)).integer ?? n.double
         case "doubleValue", "floatValue": return n.double
         case "boolValue": return n.double != 0
         case "self": return n.boxed

@@ -63,7 +63,11 @@ enum ExpressionEvaluator {
         case .unionSet(let l, let r), .intersectSet(let l, let r), .minusSet(let l, let r):
             let left = try elements(of: l, object: object, scope: scope)
             let right = try elements(of: r, object: object, scope: scope)
-            func inRight(_ e: Any) -> Bool { right.contains { ValueComparison.equal(e, $0) } }
+            let rightKeys = Set(right.compactMap(Aggregates.hashKey))
+            func inRight(_ e: Any) -> Bool {
+                if let key = Aggregates.hashKey(e) { return rightKeys.contains(key) }
+                return right.contains { ValueComparison.equal(e, $0) }
+            }
             switch expression.expressionType {
             case .unionSet: return Aggregates.distinct(left + right)
             case .intersectSet: return Aggregates.distinct(left.filter(inRight))

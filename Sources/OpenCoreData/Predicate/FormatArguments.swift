@@ -32,6 +32,10 @@ struct FormatArguments {
             guard let key = value as? String ?? (value as? NSString).map({ String($0) }) else {
                 throw fail("a key path string for '%K'", described)
             }
+            // An empty key could only fail later, inside an object's key-value coding.
+            guard !key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+                throw fail("a key path without empty keys for '%K'", "\"\(key)\" (argument \(next))")
+            }
             return NSExpression(forKeyPath: key)
         case "s", "S":
             guard let string = value as? String ?? (value as? NSString).map({ String($0) }) else {

@@ -75,6 +75,9 @@ enum FunctionEvaluation {
             }
         case "uppercase:": return try string(0)?.uppercased()
         case "lowercase:": return try string(0)?.lowercased()
+        // Derived attributes' search form (WWDC 2019 "Making Apps with Core
+        // Data"): lowercased, without diacritics.
+        case "canonical:": return try string(0)?.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
         case "length:": return try string(0)?.utf16.count
         case "noindex:": return arguments[0]
         case "now": return Date()

@@ -7,17 +7,6 @@ import Testing
 /// exactly the context's graph; after every rollback the context is back to
 /// the last saved graph.
 @Suite struct RandomGraphTests {
-    /// SplitMix64: small, deterministic across platforms.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Node: parent ⟷ children (Cascade: subtrees, chains and cycles), friends ⟷ friends
     /// (reflexive many-to-many), partner ⟷ partner (reflexive one-to-one), items ⟷ owner
@@ -78,7 +67,7 @@ import Testing
 
     @Test(arguments: TestStack.StoreKind.allCases)
     func randomEditsSavesAndRollbacks(kind: TestStack.StoreKind) throws {
-        var random = Generator(state: 20_260_421)
+        var random = SeededGenerator(seed: 20_260_421)
         let context = try TestStack.context(Self.model(), kind)
         var nextTag: Int64 = 0
         var saved: Graph = [:]

@@ -169,6 +169,7 @@ import Testing
         #expect(try holds("SELF UTI-CONFORMS-TO 'public.data'", "public.jpeg"))
         #expect(try holds("SELF UTI-EQUALS 'public.JPEG'", "public.jpeg"))
         #expect(try holds("1 + 9223372036854775807 > 0", nil))  // overflow moves to Double instead of trapping
+        #expect(try holds("FUNCTION(1e300, 'intValue') > 0", nil))  // too large for Int: stays a Double
     }
 
     @Test func appleCompatibleEvaluateStopsOnImpossibleEvaluation() async {
@@ -185,5 +186,18 @@ import Testing
         let people: [Record] = [Fixtures.matthew, Fixtures.jane, Fixtures.ben, Fixtures.eve]
         let filtered = people.filter { NSPredicate(format: "age > %d AND ANY tags == %@", 20, "a").evaluate(with: $0) }
         #expect(filtered.map(\.description) == ["Record(Matthew Jones)", "Record(Eve)"])
+    }
+}
+
+@Suite struct CollectionOperatorScaleTests {
+    /// Distinct unions and set expressions hash their values, so large
+    /// collections stay fast; equal numbers of different types count once.
+    @Test func distinctAndSetOperationsScale() throws {
+        let many: [Any] = (0..<50_000).map { $0 % 1_000 } + [Int16(3), 3.0, true]
+        let object: [String: Any] = ["xs": many, "ys": Array(500..<2_000)]
+        #expect(try NSExpression.parse("xs.@distinctUnionOfObjects").evaluate(with: object).map { ($0 as? [Any])?.count } == 1_000)
+        #expect(try NSExpression.parse("xs INTERSECT ys").evaluate(with: object).map { ($0 as? [Any])?.count } == 500)
+        #expect(try NSExpression.parse("xs MINUS ys").evaluate(with: object).map { ($0 as? [Any])?.count } == 500)
+        #expect(try NSExpression.parse("xs UNION ys").evaluate(with: object).map { ($0 as? [Any])?.count } == 2_000)
     }
 }

@@ -24,6 +24,12 @@ enum GoldenTable {
 
     // PPG-SYN, PPG-CRE, PPG-BNF examples, adapted to the fixture's keys.
     static let ppg: [Golden] = [
+        // AD:nspredicate (NSPredicate class reference, overview examples).
+        G(#"(firstName like "Mark") OR (lastName like "Adderley")"#, false),
+        G(#"department.name like "Eng*""#, true),
+        G(#"ALL employees.age > 12"#, true),
+        G(#"ANY employees.age > 40"#, true),
+        G(#"title contains[cd] "AFE""#, true),
         G(#"grade == "7" OR grade == "8""#, true),
         G(#"grade == "8" OR grade == "9""#, false),
         G(#"(firstName like 'Adam') AND (lastName like 'Smith')"#, true),

@@ -40,7 +40,7 @@ import Testing
         Case("(", 1), Case(")", 0), Case("()", 1), Case("age == ()", 8), Case("TRUEPREDICATE == 1", 14),
         Case("NOT age", 7), Case("age == 1 AND NOT", 16), Case("ANY ANY a == 1", 4), Case("age == NOT 1", 7),
         Case("age < > 1", 6), Case("age == 1 &&& b == 2", 11), Case("name == \"bad \\u12\"", 15),
-        Case("%K == 1", 0), Case("%K == 1", 0, 5), Case("age == %d", 7, "x"), Case("age == %@", 7, NSPredicate(value: true)),
+        Case("%K == 1", 0), Case("%K == 1", 0, 5), Case("%K == 1", 0, ""), Case("a.%K == 1", 2, "b..c"), Case("age == %d", 7, "x"), Case("age == %@", 7, NSPredicate(value: true)),
         Case("age == %p", 7, 1), Case("a == 1 AND (b == 2", 18), Case("a == 1 OR", 9), Case("age IN", 6),
         Case("age BEGINSWITH", 14), Case("{1, 2}", 6), Case("1 + ", 4), Case("a ** ", 5), Case("a == 1 ; b == 2", 7),
         // PPG-SYN: "? is not a valid parser token".

@@ -110,6 +110,28 @@ import Testing
         a.allowEvaluation()
     }
 
+    /// Apple's printing as observed and posted at https://cnblogs.com/feng9exe/p/7091143.html
+    /// (NSLog of predicates): `=` prints as `==`, strings in double quotes, numbers bare.
+    @Test func printsAsAppleDoes() {
+        #expect(NSPredicate(format: "%K = %@", "a", "ddd").predicateFormat == #"a == "ddd""#)
+        #expect(NSPredicate(format: "eee = %@", "ddd").predicateFormat == #"eee == "ddd""#)
+        #expect(NSPredicate(format: "h = 'hhh'").predicateFormat == #"h == "hhh""#)
+        #expect(NSPredicate(format: "%K = %@", "c", NSNumber(value: 7)).predicateFormat == "c == 7")
+        #expect(NSPredicate(format: "%K = %d", "e", 7).predicateFormat == "e == 7")
+        // PPG-SYN: `%K like %@` with firstName/Adam "evaluates to firstName like "Adam"" (Apple prints operators in capitals).
+        #expect(NSPredicate(format: "%K like %@", "firstName", "Adam").predicateFormat == #"firstName LIKE "Adam""#)
+    }
+
+    /// In-memory evaluation: NULL != "x" is true, as observed on Apple platforms
+    /// (https://douglashill.co/nspredicate-null-inequality: filtering with
+    /// `author != %@` keeps objects whose author is nil). Core Data's SQLite
+    /// store differs (SQL's NULL comparison), which the store layer must handle.
+    @Test func nullIsNotEqualToAValue() {
+        let authors: [[String: Any]] = [["author": "Douglas Hill"], ["author": "Someone else"], ["author": NSNull()]]
+        let kept = authors.filter { NSPredicate(format: "author != %@", "Douglas Hill").evaluate(with: $0) }
+        #expect(kept.count == 2)
+    }
+
     @Test func formatArgumentsOfEveryKind() {
         #expect(NSPredicate(format: "%K == %@", "name", "Adam").predicateFormat == #"name == "Adam""#)
         #expect(NSPredicate(format: "a == %d AND b == %f AND c == %s", 1, 2.5, "x").predicateFormat == #"a == 1 AND b == 2.5 AND c == "x""#)

@@ -17,8 +17,8 @@ struct SQLiteEntity: Hashable, Sendable {
 /// roots and siblings sorted by name, case-insensitively (holds for every
 /// corpus store, see docs/SQLiteLayout.md).
 enum SQLiteEntityNumbering {
-    /// The name order Core Data uses for entities and for properties within
-    /// an entity: case-insensitive, ties broken by the exact spelling.
+    /// The name order Core Data uses for entities (and, in this schema, to
+    /// break ties between names): case-insensitive, then the exact spelling.
     static func precedes(_ a: String, _ b: String) -> Bool {
         let (la, lb) = (a.lowercased(), b.lowercased())
         return la != lb ? la < lb : a < b

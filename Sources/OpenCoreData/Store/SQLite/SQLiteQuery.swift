@@ -77,7 +77,8 @@ final class SQLiteQuery {
             }
             guard let (relationship, storage) = entity.relationships.first(where: { $0.relationship.name == key }) else { return nil }
             switch storage {
-            case .toOne(let column, let entityColumn):
+            case .foreignKey(let key):
+                let (column, entityColumn) = (key.column, key.entityColumn)
                 guard let destination = relationship.destinationEntity.flatMap(mapping.entity) else { return nil }
                 if isLast {
                     return .object(key: "\(alias).\(column)", entityNumber: entityColumn.map { "\(alias).\($0)" },
@@ -99,13 +100,15 @@ final class SQLiteQuery {
                       destination: String) -> (from: String, correlation: String, entity: SQLiteMapping.Entity)? {
         guard let entity = relationship.destinationEntity.flatMap(mapping.entity) else { return nil }
         switch storage {
-        case .inverseKey(let table, let column, _), .hiddenKey(let table, let column):
+        case .inverseForeignKey(let key):
+            return ("\(key.table) \(destination)", "\(destination).\(key.column) = \(owner).Z_PK", entity)
+        case .hiddenForeignKey(let table, let column):
             return ("\(table) \(destination)", "\(destination).\(column) = \(owner).Z_PK", entity)
-        case .join(let join):
+        case .joinTable(let join):
             let link = newAlias()
             return ("\(join.table) \(link) JOIN \(entity.table) \(destination) ON \(destination).Z_PK = \(link).\(join.destination)",
                     "\(link).\(join.source) = \(owner).Z_PK", entity)
-        case .toOne:
+        case .foreignKey:
             return nil
         }
     }

@@ -41,8 +41,8 @@ struct SQLiteRecordReader {
                 }
             }
             for (relationship, storage) in entity.relationships {
-                guard case .toOne(let column, let entityColumn) = storage, let key: Int64 = row[column] else { continue }
-                let destination = entityColumn.flatMap { row[$0] as Int? }.flatMap(store.mapping.entity(number:))
+                guard case .foreignKey(let foreignKey) = storage, let key: Int64 = row[foreignKey.column] else { continue }
+                let destination = foreignKey.entityColumn.flatMap { row[$0] as Int? }.flatMap(store.mapping.entity(number:))
                     ?? relationship.destinationEntity
                 if let destination { snapshot.toOne[relationship.name] = store.objectID(for: destination, primaryKey: key) }
             }
@@ -61,13 +61,14 @@ struct SQLiteRecordReader {
                 for chunk in Self.chunks(Array(idsByKey.keys)) {
                     let sql: String
                     switch storage {
-                    case .toOne: continue
-                    case .inverseKey(let table, let column, let order):
+                    case .foreignKey: continue
+                    case .inverseForeignKey(let key):
+                        let (table, column, order) = (key.table, key.column, key.orderColumn)
                         sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(chunk.count)))"
                             + " ORDER BY \(order.map { "\($0), " } ?? "")Z_PK"
-                    case .hiddenKey(let table, let column):
+                    case .hiddenForeignKey(let table, let column):
                         sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(chunk.count))) ORDER BY Z_PK"
-                    case .join(let join):
+                    case .joinTable(let join):
                         sql = "SELECT j.\(join.source), d.Z_PK, d.Z_ENT FROM \(join.table) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.destination)"
                             + " WHERE j.\(join.source) IN (\(Self.placeholders(chunk.count)))"
                             + " ORDER BY \(join.order.map { "j.\($0), " } ?? "")d.Z_PK"

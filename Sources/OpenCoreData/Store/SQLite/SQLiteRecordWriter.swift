@@ -37,11 +37,11 @@ struct SQLiteRecordWriter {
         try db.cachedStatement(sql: "DELETE FROM \(entity.table) WHERE Z_PK = ?").execute(arguments: [pk])
         for (_, storage) in entity.relationships {
             switch storage {
-            case .join(let join):
+            case .joinTable(let join):
                 try db.cachedStatement(sql: "DELETE FROM \(join.table) WHERE \(join.source) = ?").execute(arguments: [pk])
-            case .hiddenKey(let table, let column):
+            case .hiddenForeignKey(let table, let column):
                 try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?").execute(arguments: [pk])
-            case .toOne, .inverseKey:
+            case .foreignKey, .inverseForeignKey:
                 break // the rows pointing here follow their own delete rules (No Action keeps them dangling)
             }
         }
@@ -56,7 +56,8 @@ struct SQLiteRecordWriter {
             values.append(try SQLiteValueCoding.databaseValue(snapshot.attributes[attribute.name], for: attribute))
         }
         for (relationship, storage) in entity.relationships {
-            guard case .toOne(let column, let entityColumn) = storage else { continue }
+            guard case .foreignKey(let key) = storage else { continue }
+            let (column, entityColumn) = (key.column, key.entityColumn)
             let destination = snapshot.toOne[relationship.name]
             columns.append(column)
             values.append(destination?.primaryKey?.databaseValue ?? .null)
@@ -87,9 +88,10 @@ struct SQLiteRecordWriter {
         for (relationship, storage) in entity.relationships {
             let destinations = (snapshot.toMany[relationship.name] ?? []).compactMap(\.primaryKey)
             switch storage {
-            case .toOne:
+            case .foreignKey:
                 continue
-            case .inverseKey(let table, let column, let orderColumn):
+            case .inverseForeignKey(let key):
+                let (table, column, orderColumn) = (key.table, key.column, key.orderColumn)
                 // The destinations' own rows carry the key; an ordered relationship
                 // also needs each one's position, which only this side knows.
                 guard let orderColumn else { continue }
@@ -97,9 +99,9 @@ struct SQLiteRecordWriter {
                 for (index, destination) in destinations.enumerated() {
                     try statement.execute(arguments: [pk, Int64(index + 1) * Self.orderStep, destination])
                 }
-            case .join(let join):
+            case .joinTable(let join):
                 try writeJoin(join, source: pk, destinations: destinations, existing: !inserted)
-            case .hiddenKey(let table, let column):
+            case .hiddenForeignKey(let table, let column):
                 if !inserted {
                     try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?").execute(arguments: [pk])
                 }
@@ -111,7 +113,7 @@ struct SQLiteRecordWriter {
 
     /// Makes the join rows of `source` exactly `destinations`, touching only
     /// rows that change, so the other side's order column survives.
-    private func writeJoin(_ join: SQLiteSchema.JoinColumns, source: Int64, destinations: [Int64], existing: Bool) throws {
+    private func writeJoin(_ join: SQLiteRelationshipStorage.JoinTable, source: Int64, destinations: [Int64], existing: Bool) throws {
         let wanted = Set(destinations)
         if existing {
             let current = try Int64.fetchAll(db.cachedStatement(sql: "SELECT \(join.destination) FROM \(join.table) WHERE \(join.source) = ?"),

@@ -9,8 +9,8 @@
 ///     schema.entity(named: "Note")?.number     // Z_ENT
 ///     schema.createStatements                   // CREATE TABLE ZNOTE ( Z_PK …
 ///
-/// Building it walks the model once and sorts each entity's properties:
-/// O(p log p) in the number of properties. Lookups are dictionary reads.
+/// Building it walks the model a few times: about linear in the number of
+/// properties (plus sorting entity names). Lookups are dictionary reads.
 struct SQLiteSchema: Sendable {
     /// The Core Data release whose DDL is reproduced.
     let format: SQLiteSchemaFormat
@@ -26,23 +26,13 @@ struct SQLiteSchema: Sendable {
     private let tableIndex: [String: Int]
     /// Column names by entity name, then property name (inherited included).
     private let propertyColumns: [String: [String: String]]
-    /// Join table and its (source, destination) columns by entity, then relationship.
-    private let joins: [String: [String: JoinColumns]]
-
-    /// Where a many-to-many relationship's rows live, seen from one side.
-    struct JoinColumns: Hashable, Sendable {
-        var table: String
-        /// The column holding the primary key of the relationship's source object.
-        var source: String
-        /// The column holding the primary key of the destination object.
-        var destination: String
-        /// The `Z_FOK_` column when the relationship is ordered.
-        var order: String?
-    }
+    /// Relationship storage by entity, then relationship (inherited included).
+    private let relationships: [String: [String: SQLiteRelationshipStorage]]
 
     /// The layout of the entities of `configuration` (all entities for nil)
     /// of `model`, written as the Core Data release `format` writes it.
-    /// Throws for attributes the layout cannot hold (composite attributes).
+    /// Throws for what the layout cannot hold: composite attributes, two root
+    /// entities whose names differ only in case (one table name).
     init(model: NSManagedObjectModel, configuration: String? = nil, format: SQLiteSchemaFormat = .current) throws {
         self.format = format
         let ordered = SQLiteEntityNumbering.order(model.entities(forConfigurationName: configuration) ?? [])
@@ -52,7 +42,6 @@ struct SQLiteSchema: Sendable {
         var uninverted: [ObjectIdentifier: [NSRelationshipDescription]] = [:]
         for (entity, _) in ordered {
             let own = entity.ownProperties.compactMap { $0 as? NSRelationshipDescription }
-                .sorted { SQLiteEntityNumbering.precedes($0.name, $1.name) }
             for r in own where r.isToMany && !r.isTransient && r.inverseRelationship == nil {
                 if let destination = r.destinationEntity { uninverted[ObjectIdentifier(destination), default: []].append(r) }
             }
@@ -70,6 +59,9 @@ struct SQLiteSchema: Sendable {
             let end = ordered[start...].firstIndex { $0.root !== root } ?? ordered.count
             let hierarchy = ordered[start..<end].map(\.entity)
             let tableName = "Z" + (root.name ?? "").uppercased()
+            if let clash = tables.first(where: { $0.name == tableName }) {
+                throw SQLiteSchemaError(description: "\(root.name ?? "") and another root entity both need table \(clash.name)")
+            }
             for entity in hierarchy {
                 let number = numbers[ObjectIdentifier(entity)]!
                 let last = number + Self.descendantCount(entity, among: numbers)
@@ -78,25 +70,26 @@ struct SQLiteSchema: Sendable {
                                              table: tableName, numbers: number...last))
             }
             var table = try layout.table(named: tableName, hierarchy: hierarchy)
-            indexes += indexLayout.indexes(for: &table, hierarchy: hierarchy)
+            table.uniqueConstraints = indexLayout.tableConstraints(for: table, hierarchy: hierarchy)
+            indexes += indexLayout.indexes(for: table, hierarchy: hierarchy)
             tables.append(table)
             for (pair, joinTable) in zip(pairs, joinTables) where pair.naming.entity.map({ $0.isKindOf(entity: root) }) ?? false {
                 tables.append(joinTable)
-                if format.indexesJoinTables, joinTable.primaryKey.count == 2 {
-                    let (first, second) = (joinTable.primaryKey[0], joinTable.primaryKey[1])
-                    indexes.append(SQLiteIndex(name: "\(joinTable.name)_\(second)_INDEX", table: joinTable.name,
-                                               terms: [second, first], isUnique: false))
-                }
+                if format.indexesJoinTables { indexes.append(SQLiteJoinTableLayout.index(joinTable)) }
             }
             start = end
         }
         self.entities = entities
         self.tables = tables
         self.indexes = indexes
-        entityIndex = Dictionary(uniqueKeysWithValues: entities.enumerated().map { ($1.name, $0) })
-        tableIndex = Dictionary(uniqueKeysWithValues: tables.enumerated().map { ($1.name, $0) })
+        entityIndex = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        tableIndex = Dictionary(tables.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         propertyColumns = Self.propertyColumns(ordered.map(\.entity), entities: entities, tables: tables)
-        joins = Self.joinColumns(pairs, joinTables)
+        let tablesByName = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let entityTables = Dictionary(entities.map { ($0.name, $0.table) }, uniquingKeysWith: { first, _ in first })
+        relationships = SQLiteRelationshipStorage.map(ordered.map(\.entity), table: { entity in
+            entity?.name.flatMap { entityTables[$0] }.flatMap { tablesByName[$0] }
+        }, joins: Array(zip(pairs, joinTables)).map { (pair: $0, table: $1) })
     }
 
     /// The entity named `name`, if the schema has it.
@@ -114,15 +107,11 @@ struct SQLiteSchema: Sendable {
         propertyColumns[entity]?[property]
     }
 
-    /// The join table of the many-to-many relationship `relationship` of the
-    /// entity named `entity` (or of a superentity).
-    func joinColumns(forRelationship relationship: String, ofEntity entity: String) -> JoinColumns? {
-        var current = self.entity(named: entity)
-        while let candidate = current {
-            if let found = joins[candidate.name]?[relationship] { return found }
-            current = candidate.superNumber > 0 ? entities[candidate.superNumber - 1] : nil
-        }
-        return nil
+    /// Where the relationship `relationship` of the entity named `entity`
+    /// (inherited relationships included) keeps its rows; nil for a
+    /// transient or unknown relationship.
+    func storage(ofRelationship relationship: String, ofEntity entity: String) -> SQLiteRelationshipStorage? {
+        relationships[entity]?[relationship]
     }
 
     /// The DDL that creates an empty store with this layout: entity and join
@@ -139,7 +128,7 @@ struct SQLiteSchema: Sendable {
 
     private static func propertyColumns(_ models: [NSEntityDescription], entities: [SQLiteEntity],
                                         tables: [SQLiteTable]) -> [String: [String: String]] {
-        let byName = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
+        let byName = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var result: [String: [String: String]] = [:]
         for (model, entity) in zip(models, entities) {
             guard let table = byName[entity.table] else { continue }
@@ -148,23 +137,6 @@ struct SQLiteSchema: Sendable {
                 if let column = table.column(storing: property) { columns[property.name] = column.name }
             }
             result[entity.name] = columns
-        }
-        return result
-    }
-
-    private static func joinColumns(_ pairs: [SQLiteJoinTableLayout.Pair],
-                                    _ tables: [SQLiteTable]) -> [String: [String: JoinColumns]] {
-        var result: [String: [String: JoinColumns]] = [:]
-        for (pair, table) in zip(pairs, tables) {
-            for (relationship, inverse) in [(pair.naming, pair.inverse), (pair.inverse, pair.naming)] {
-                func role(_ r: NSRelationshipDescription) -> SQLiteColumn.Role {
-                    .joinKey(entity: r.entity?.name ?? "", relationship: r.name)
-                }
-                guard let destination = table.column(role(relationship)), let source = table.column(role(inverse)) else { continue }
-                let order = table.column(.joinOrderKey(entity: relationship.entity?.name ?? "", relationship: relationship.name))
-                result[relationship.entity?.name ?? "", default: [:]][relationship.name] =
-                    JoinColumns(table: table.name, source: source.name, destination: destination.name, order: order?.name)
-            }
         }
         return result
     }

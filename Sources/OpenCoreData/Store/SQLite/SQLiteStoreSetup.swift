@@ -14,10 +14,13 @@ enum SQLiteStoreSetup {
     /// The metadata a new store gets for the entities of `mapping`.
     static func newMetadata(uuid: String, model: NSManagedObjectModel, mapping: SQLiteMapping) -> [String: Any] {
         let identifiers = model.versionIdentifiers.map { "\($0)" }.sorted()
+        let hashes = versionHashes(model, mapping)
         return [
             NSStoreUUIDKey: uuid,
             NSStoreTypeKey: NSSQLiteStoreType,
-            NSStoreModelVersionHashesKey: versionHashes(model, mapping),
+            NSStoreModelVersionHashesKey: hashes,
+            "NSStoreModelVersionChecksumKey": ModelVersionChecksums.checksum(of: hashes),
+            "NSStoreModelVersionHashesDigest": ModelVersionChecksums.digest(of: hashes),
             hashesVersionKey: 3,
             versionIdentifiersKey: identifiers.isEmpty ? [""] : identifiers,
             autoVacuumKey: "2",
