@@ -31,8 +31,10 @@ enum SQLiteStoreSetup {
     /// `Z_METADATA` of a new store in one transaction.
     static func create(_ writer: any DatabaseWriter, mapping: SQLiteMapping, metadata: [String: Any]) throws {
         try writer.writeWithoutTransaction { db in
-            // Must precede the first table; Core Data's stores are incremental (level 2).
+            // Core Data's stores are incremental (level 2). Opening in WAL mode
+            // already wrote the header, so the empty file is vacuumed to apply it.
             try db.execute(sql: "PRAGMA auto_vacuum = 2")
+            if try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 2 { try db.execute(sql: "VACUUM") }
             try db.inTransaction {
                 for statement in mapping.createStatements { try db.execute(sql: statement) }
                 for entity in mapping.schema.entities {
