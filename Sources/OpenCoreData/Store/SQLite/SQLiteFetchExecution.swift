@@ -24,7 +24,7 @@ struct SQLiteFetchExecution {
         var residual: [NSPredicate] = []
         let compiler = SQLitePredicateCompiler(query: query)
         for part in Self.conjuncts(request.predicate) {
-            if let sql = compiler.condition(part, in: scope) { conditions.append(sql) } else { residual.append(part) }
+            if let sql = query.attempt({ compiler.condition(part, in: scope) }) { conditions.append(sql) } else { residual.append(part) }
         }
         let order = Self.orderBy(request.sortDescriptors ?? [], query: query, scope: scope)
         let inMemory = !residual.isEmpty || order == nil
@@ -45,12 +45,14 @@ struct SQLiteFetchExecution {
             return ids
         }
         guard inMemory else { return ids }
+        let loader = SQLiteRowLoader(store: store)
         let rest = NSFetchRequest<NSFetchRequestResult>()
-        rest.predicate = residual.isEmpty ? nil : residual.count == 1 ? residual[0] : NSCompoundPredicate(andPredicateWithSubpredicates: residual)
+        rest.predicate = residual.isEmpty ? nil
+            : loader.rowsForObjectConstants(in: residual.count == 1 ? residual[0] : NSCompoundPredicate(andPredicateWithSubpredicates: residual))
         rest.sortDescriptors = order == nil ? request.sortDescriptors : nil
         rest.fetchLimit = request.fetchLimit
         rest.fetchOffset = request.fetchOffset
-        return try FetchEvaluation.filterAndSort(SQLiteRowLoader(store: store).rows(ids), request: rest, appliesWindow: fetch.appliesWindow)
+        return try FetchEvaluation.filterAndSort(loader.rows(ids), request: rest, appliesWindow: fetch.appliesWindow)
             .map(\.id)
     }
 

@@ -157,16 +157,18 @@ struct SQLitePredicateCompiler {
             guard let flipped = Self.flipped(type) else { return nil }
             return leaf(flipped, right, left, options)
         case (.value(let sql, let kind, let attributeType), .constant(let constant)):
-            return valueAndConstant(type, sql, kind, attributeType, constant, options)
+            return valueAndConstant(type, sql, kind, attributeType, constant, options, nullable: true)
         case (.count(let sql), .constant(let constant)):
-            return valueAndConstant(type, sql, .number, .integer64AttributeType, constant, options)
+            return valueAndConstant(type, sql, .number, .integer64AttributeType, constant, options, nullable: false)
         case (.value(let a, let kindA, _), .value(let b, let kindB, _)):
             guard kindA == kindB else { return nil }
-            return twoValues(type, a, b, kindA, options)
-        case (.value(let a, let kind, _), .count(let b)), (.count(let a), .value(let b, let kind, _)):
-            return kind == .number ? twoValues(type, a, b, .number, options) : nil
+            return twoValues(type, (a, true), (b, true), kindA, options)
+        case (.value(let a, let kind, _), .count(let b)):
+            return kind == .number ? twoValues(type, (a, true), (b, false), .number, options) : nil
+        case (.count(let a), .value(let b, let kind, _)):
+            return kind == .number ? twoValues(type, (a, false), (b, true), .number, options) : nil
         case (.count(let a), .count(let b)):
-            return twoValues(type, a, b, .number, options)
+            return twoValues(type, (a, false), (b, false), .number, options)
         case (.object(let key, let number), .constant(let constant)):
             return objectAndConstant(type, key, number, constant)
         case (.object(let keyA, let numberA), .object(let keyB, let numberB)):
@@ -192,7 +194,10 @@ struct SQLitePredicateCompiler {
     }
 
     private func valueAndConstant(_ type: NSComparisonPredicate.Operator, _ sql: String, _ kind: SQLiteValueKind,
-                                  _ attributeType: NSAttributeType, _ constant: Any?, _ options: NSComparisonPredicate.Options) -> String? {
+                                  _ attributeType: NSAttributeType, _ constant: Any?, _ options: NSComparisonPredicate.Options,
+                                  nullable: Bool) -> String? {
+        // Column references may repeat; an expression with bound arguments (a count) must not, and is never NULL.
+        let present = nullable ? " AND \(sql) IS NOT NULL" : ""
         let folds = kind == .string && !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
         let column = folds ? "NSFOLD(\(sql), \(options.rawValue & 3))" : sql
         let collate = kind == .string ? " COLLATE NSCOMPARE" : ""
@@ -211,13 +216,14 @@ struct SQLitePredicateCompiler {
             guard kind.isOrdered else { return nil }
             guard let constant else { return "0" }
             let op = [NSComparisonPredicate.Operator.lessThan: "<", .lessThanOrEqualTo: "<=", .greaterThan: ">"][type] ?? ">="
-            return bound(constant).map { "(\(column) \(op) \($0)\(collate) AND \(sql) IS NOT NULL)" }
+            return bound(constant).map { "(\(column) \(op) \($0)\(collate)\(present))" }
         case .between:
             guard kind.isOrdered, let constant else { return constant == nil ? "0" : nil }
             guard let bounds = Collections.elements(of: constant), bounds.count == 2 else { return nil }
             guard let low = Values.normalized(bounds[0]), let high = Values.normalized(bounds[1]) else { return "0" }
             guard let lo = bound(low), let hi = bound(high) else { return nil }
-            return "(\(column) >= \(lo)\(collate) AND \(column) <= \(hi)\(collate) AND \(sql) IS NOT NULL)"
+            guard nullable else { return "(\(column) BETWEEN \(lo) AND \(hi))" }
+            return "(\(column) >= \(lo)\(collate) AND \(column) <= \(hi)\(collate)\(present))"
         case .in:
             guard let constant else { return "0" }
             if kind == .string, let container = Values.string(constant) {
@@ -230,7 +236,7 @@ struct SQLitePredicateCompiler {
                 guard let placeholder = bound(element) else { return nil }
                 placeholders.append(placeholder)
             }
-            return placeholders.isEmpty ? "0" : "(\(sql) IS NOT NULL AND \(column) IN (\(placeholders.joined(separator: ", "))))"
+            return placeholders.isEmpty ? "0" : "(\(column) IN (\(placeholders.joined(separator: ", ")))\(present))"
         case .beginsWith, .endsWith, .like, .matches, .contains:
             guard let constant else { return "0" }
             guard kind == .string, let pattern = Values.string(constant) else { return nil }
@@ -240,8 +246,10 @@ struct SQLitePredicateCompiler {
         }
     }
 
-    private func twoValues(_ type: NSComparisonPredicate.Operator, _ a: String, _ b: String, _ kind: SQLiteValueKind,
-                           _ options: NSComparisonPredicate.Options) -> String? {
+    private func twoValues(_ type: NSComparisonPredicate.Operator, _ left: (String, Bool), _ right: (String, Bool),
+                           _ kind: SQLiteValueKind, _ options: NSComparisonPredicate.Options) -> String? {
+        let (a, b) = (left.0, right.0)
+        let present = [left, right].filter(\.1).map { " AND \($0.0) IS NOT NULL" }.joined()
         let folds = kind == .string && !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
         let (x, y) = folds ? ("NSFOLD(\(a), \(options.rawValue & 3))", "NSFOLD(\(b), \(options.rawValue & 3))") : (a, b)
         let collate = kind == .string ? " COLLATE NSCOMPARE" : ""
@@ -251,7 +259,7 @@ struct SQLitePredicateCompiler {
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
             guard kind.isOrdered else { return nil }
             let op = [NSComparisonPredicate.Operator.lessThan: "<", .lessThanOrEqualTo: "<=", .greaterThan: ">"][type] ?? ">="
-            return "(\(x) \(op) \(y)\(collate) AND \(a) IS NOT NULL AND \(b) IS NOT NULL)"
+            return "(\(x) \(op) \(y)\(collate)\(present))"
         case .beginsWith, .endsWith, .like, .matches, .contains:
             guard kind == .string else { return nil }
             return "IFNULL(NSSTRINGOP(\(type.rawValue), \(a), \(b), \(options.rawValue & 3)), 0)"

@@ -17,6 +17,17 @@ final class SQLiteQuery {
         return "?"
     }
 
+    /// The result of `body`, or nil with every argument it bound taken back
+    /// (a condition that could not be written completely leaves no trace).
+    func attempt(_ body: () -> String?) -> String? {
+        let count = arguments.count
+        guard let result = body() else {
+            arguments.removeLast(arguments.count - count)
+            return nil
+        }
+        return result
+    }
+
     func newAlias() -> String {
         defer { aliasCount += 1 }
         return "t\(aliasCount)"

@@ -25,12 +25,30 @@ final class SQLiteRowLoader {
     }
 }
 
-/// One stored row as a fetch candidate.
-struct SQLiteRow: FetchCandidate {
+/// One stored row as a fetch candidate. It equals its object ID and the
+/// managed object of that ID, so predicates with object constants
+/// (`team == %@`) read rows as they read objects.
+final class SQLiteRow: NSObject, FetchCandidate {
     let loader: SQLiteRowLoader
     let id: NSManagedObjectID
 
+    init(loader: SQLiteRowLoader, id: NSManagedObjectID) {
+        self.loader = loader
+        self.id = id
+    }
+
     var candidateEntity: NSEntityDescription { id.entity }
+
+    override func isEqual(_ object: Any?) -> Bool {
+        switch object {
+        case let row as SQLiteRow: row.id == id
+        case let other as NSManagedObjectID: other == id
+        case let managed as NSManagedObject: managed.objectID == id
+        default: false
+        }
+    }
+
+    override var hash: Int { id.hash }
 
     func value(forKey key: String) -> Any? {
         guard let snapshot = loader.snapshot(id) else { return nil }
@@ -45,5 +63,45 @@ struct SQLiteRow: FetchCandidate {
 
     private func row(_ id: NSManagedObjectID) -> SQLiteRow? {
         loader.snapshot(id) == nil ? nil : SQLiteRow(loader: loader, id: id)
+    }
+}
+
+extension SQLiteRowLoader {
+    /// `predicate` with every managed object or object ID among its constants
+    /// replaced by the row of that ID, so that comparisons in either direction
+    /// (`team == %@`, `%@ IN tags`) compare rows with rows. One copy of the tree.
+    func rowsForObjectConstants(in predicate: NSPredicate) -> NSPredicate {
+        switch predicate {
+        case let c as NSComparisonPredicate where c.customSelector == nil:
+            return NSComparisonPredicate(leftExpression: expression(c.leftExpression), rightExpression: expression(c.rightExpression),
+                                         modifier: c.comparisonPredicateModifier, type: c.predicateOperatorType, options: c.options)
+        case let c as NSCompoundPredicate:
+            return NSCompoundPredicate(type: c.compoundPredicateType, subpredicates: c.predicates.map(rowsForObjectConstants))
+        default:
+            return predicate
+        }
+    }
+
+    private func expression(_ expression: NSExpression) -> NSExpression {
+        switch expression.kind {
+        case .constant(let value): return NSExpression(forConstantValue: constant(value))
+        case .aggregate(let items): return NSExpression(forAggregate: items.map(self.expression))
+        case .keyPath(let operand, let path): return NSExpression(kind: .keyPath(self.expression(operand), path))
+        case .subquery(let collection, let variable, let predicate):
+            return NSExpression(kind: .subquery(self.expression(collection), variable: variable, rowsForObjectConstants(in: predicate)))
+        default: return expression
+        }
+    }
+
+    private func constant(_ value: Any?) -> Any? {
+        switch value {
+        case let id as NSManagedObjectID: return SQLiteRow(loader: self, id: id)
+        case let object as NSManagedObject: return SQLiteRow(loader: self, id: object.objectID)
+        case let array as [Any]: return array.map(constant)
+        case let set as Set<AnyHashable>: return set.map(constant)
+        case let set as NSSet: return set.allObjects.map(constant)
+        case let ordered as NSOrderedSet: return ordered.array.map(constant)
+        default: return value
+        }
     }
 }
