@@ -21,8 +21,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreDataTools"]),
-        // Depends on `ocd` so that `swift test` builds the tool its tests run as a subprocess.
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "ocd"]),
+        // A child process for the SQLite crash test: saves until it is killed.
+        .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData"], path: "Tests/StoreCrashWriter"),
+        // Depends on `ocd` and the crash writer so that `swift test` builds what its tests run as subprocesses.
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "ocd", "StoreCrashWriter"]),
     ],
     swiftLanguageModes: [.v6]
 )
