@@ -28,14 +28,14 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         database = try SQLiteConnection.open(at: url, options: options, readOnly: isReadOnly)
         try translatingErrors {
             if let existing = try database.read(SQLiteMetadata.read) {
-                if (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true {
-                    metadata = existing
-                    metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
-                    return
-                }
-                try SQLiteStoreSetup.checkCompatible(existing, model: model, mapping: mapping, url: url)
                 metadata = existing
-                writtenMetadata = try Self.encoded(existing)
+                if (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true {
+                    metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
+                } else {
+                    try SQLiteStoreSetup.checkCompatible(existing, model: model, mapping: mapping, url: url)
+                    writtenMetadata = try Self.encoded(existing)
+                }
+                try database.read { try SQLiteStoreSetup.checkLayout($0, mapping: mapping, url: url) }
                 return
             }
             guard try !database.read(SQLiteStoreSetup.hasTables) else {

@@ -68,6 +68,29 @@ enum SQLiteStoreSetup {
                                           "reason": "The model used to open the store is incompatible with the one used to create the store"])
     }
 
+    /// Throws NSPersistentStoreIncompatibleSchemaError (134020) when the file's
+    /// entity numbers or tables are not the ones the store would read and
+    /// write for this model (a store written by another model version with
+    /// the same hashes, or with hash checking switched off): reading it would
+    /// be silently wrong. One query for the numbers and one per table.
+    static func checkLayout(_ db: Database, mapping: SQLiteMapping, url: URL) throws {
+        var problems: [String] = []
+        let stored = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY")
+        let numbers = Dictionary(stored.map { ($0["Z_NAME"] as String? ?? "", $0["Z_ENT"] as Int? ?? 0) }, uniquingKeysWith: { a, _ in a })
+        for entity in mapping.schema.entities where numbers[entity.name] != entity.number {
+            problems.append("entity \(entity.name) is number \(numbers[entity.name].map(String.init) ?? "missing") in the file, \(entity.number) in the model")
+        }
+        for table in mapping.schema.tables {
+            let columns = try Set(Row.fetchAll(db, sql: "PRAGMA table_info(\(table.name))").map { $0["name"] as String })
+            let missing = table.columns.map(\.name).filter { !columns.contains($0) }
+            if !missing.isEmpty { problems.append("table \(table.name) lacks \(missing.joined(separator: ", "))") }
+        }
+        guard !problems.isEmpty else { return }
+        throw NSError.coreData(NSPersistentStoreIncompatibleSchemaError,
+                               "The store's tables do not match the model: \(problems.prefix(5).joined(separator: "; ")).",
+                               userInfo: [NSFilePathErrorKey: url.path])
+    }
+
     private static func versionHashes(_ model: NSManagedObjectModel, _ mapping: SQLiteMapping) -> [String: Data] {
         let names = Set(mapping.schema.entities.map(\.name))
         return model.entityVersionHashesByName.filter { names.contains($0.key) }
