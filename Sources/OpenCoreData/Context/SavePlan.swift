@@ -14,9 +14,8 @@ struct SavePlan {
             guard let store = id.persistentStore else {
                 throw NSError.coreData(NSPersistentStoreSaveError, "The store of \(id) was removed.")
             }
-            var entry = byStore[ObjectIdentifier(store)] ?? (store, StoreChangeSet())
-            edit(&entry.1)
-            byStore[ObjectIdentifier(store)] = entry
+            // Edited in place: copying the entry out and back copied every snapshot per object (quadratic).
+            edit(&byStore[ObjectIdentifier(store), default: (store, StoreChangeSet())].1)
         }
         for object in context.inserted.objects {
             var snapshot = snapshot(of: object, in: context)

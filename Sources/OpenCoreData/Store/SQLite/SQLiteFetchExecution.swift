@@ -9,12 +9,18 @@ import GRDB
 /// predicate, or the sort) are applied by ``FetchEvaluation`` to the rows
 /// the SQL selected; then the window is applied in memory too, and the cost
 /// is one snapshot load per candidate row.
+///
+/// A fetch of managed objects with property values (and no batch size) also
+/// reads the selected rows' records in the same read transaction: one query
+/// per 500 rows and per to-many relationship, instead of one read per fault
+/// fired afterwards.
 struct SQLiteFetchExecution {
     let store: SQLiteStore
     let fetch: StoreFetch
 
-    func run() throws -> [NSManagedObjectID] {
-        guard let entity = store.mapping.entity(fetch.entity) else { return [] }
+    /// The selected IDs in order, and the records read with them.
+    func run() throws -> ([NSManagedObjectID], [NSManagedObjectID: StoreSnapshot]) {
+        guard let entity = store.mapping.entity(fetch.entity) else { return ([], [:]) }
         let request = fetch.request
         let query = SQLiteQuery(mapping: store.mapping)
         let scope = SQLiteQuery.Scope(query: query, alias: query.newAlias(), entity: entity)
@@ -36,15 +42,17 @@ struct SQLiteFetchExecution {
         if !inMemory, fetch.appliesWindow, request.fetchLimit > 0 || request.fetchOffset > 0 {
             sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(request.fetchOffset, 0))"
         }
-        let ids = try store.database.read { db in
+        let prefetches = !inMemory && request.resultType == .managedObjectResultType && request.includesPropertyValues
+            && request.fetchBatchSize == 0
+        let (ids, snapshots) = try store.database.read { db in
             var ids: [NSManagedObjectID] = []
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(query.arguments))
+            let rows = try Row.fetchCursor(db.makeStatement(sql: sql), arguments: StatementArguments(query.arguments))
             while let row = try rows.next() {
                 if let id = store.objectID(entityNumber: row[1], primaryKey: row[0]) { ids.append(id) }
             }
-            return ids
+            return (ids, prefetches ? try SQLiteRecordReader(store: store, db: db).snapshots(for: ids) : [:])
         }
-        guard inMemory else { return ids }
+        guard inMemory else { return (ids, snapshots) }
         let loader = SQLiteRowLoader(store: store)
         let rest = NSFetchRequest<NSFetchRequestResult>()
         rest.predicate = residual.isEmpty ? nil
@@ -52,8 +60,8 @@ struct SQLiteFetchExecution {
         rest.sortDescriptors = order == nil ? request.sortDescriptors : nil
         rest.fetchLimit = request.fetchLimit
         rest.fetchOffset = request.fetchOffset
-        return try FetchEvaluation.filterAndSort(loader.rows(ids), request: rest, appliesWindow: fetch.appliesWindow)
-            .map(\.id)
+        let selected = try FetchEvaluation.filterAndSort(loader.rows(ids), request: rest, appliesWindow: fetch.appliesWindow)
+        return (selected.map(\.id), [:])
     }
 
     /// The parts of a top-level AND, each compiled or evaluated on its own.

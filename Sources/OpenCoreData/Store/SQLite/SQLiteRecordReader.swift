@@ -28,7 +28,7 @@ struct SQLiteRecordReader {
     private func readRows(table: String, keys: [Int64], wanted: [Int64: NSManagedObjectID],
                           into found: inout [NSManagedObjectID: StoreSnapshot]) throws {
         let sql = "SELECT * FROM \(table) WHERE Z_PK IN (\(Self.placeholders(keys.count)))"
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(keys))
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(keys))
         while let row = try rows.next() {
             let pk: Int64 = row["Z_PK"]
             guard let id = wanted[pk], let entity = store.mapping.entity(id.entity),
@@ -73,7 +73,7 @@ struct SQLiteRecordReader {
                             + " WHERE j.\(join.source) IN (\(Self.placeholders(chunk.count)))"
                             + " ORDER BY \(join.order.map { "j.\($0), " } ?? "")d.Z_PK"
                     }
-                    let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk))
+                    let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk))
                     while let row = try rows.next() {
                         let source: Int64 = row[0], key: Int64 = row[1], number: Int = row[2]
                         guard let sourceID = idsByKey[source], let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }

@@ -17,6 +17,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     private(set) var mapping: SQLiteMapping!
     /// The metadata as last written to Z_METADATA, to write it again only when it changed.
     private var writtenMetadata = Data()
+    /// Records the last fetch read with its rows, waiting for their faults to
+    /// fire: each is handed out once, and a save or the next fetch drops them,
+    /// so they are never older than the fetch that read them.
+    private var prefetched: [NSManagedObjectID: StoreSnapshot] = [:]
 
     override func loadMetadata() throws {
         guard let coordinator = persistentStoreCoordinator, let url else {
@@ -69,15 +73,23 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     override func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: StoreSnapshot] {
-        let mine = ids.filter { $0.storeIdentifier == identifier && $0.primaryKey != nil }
-        guard !mine.isEmpty else { return [:] }
-        return try translatingErrors {
-            try database.read { db in try SQLiteRecordReader(store: self, db: db).snapshots(for: mine) }
+        var found: [NSManagedObjectID: StoreSnapshot] = [:]
+        var missing: [NSManagedObjectID] = []
+        for id in ids where id.storeIdentifier == identifier && id.primaryKey != nil {
+            if let snapshot = prefetched.removeValue(forKey: id) { found[id] = snapshot } else { missing.append(id) }
         }
+        guard !missing.isEmpty else { return found }
+        let loaded = try translatingErrors {
+            try database.read { db in try SQLiteRecordReader(store: self, db: db).snapshots(for: missing) }
+        }
+        return found.merging(loaded) { a, _ in a }
     }
 
     override func execute(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
-        try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).run() }
+        prefetched = [:]
+        let (ids, snapshots) = try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).run() }
+        prefetched = snapshots
+        return ids
     }
 
     override func save(_ changes: StoreChangeSet) throws {
@@ -85,6 +97,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         let metadataNow = try Self.encoded(metadata)
         let metadataChanged = metadataNow != writtenMetadata
         guard !changes.isEmpty || metadataChanged else { return }
+        prefetched = [:]
         try translatingErrors {
             try database.write { db in
                 try SQLiteRecordWriter(mapping: mapping, db: db).apply(changes)
