@@ -53,7 +53,7 @@ struct SQLiteFetchExecution {
             return (ids, prefetches ? try SQLiteRecordReader(store: store, db: db).snapshots(for: ids) : [:])
         }
         guard inMemory else { return (ids, snapshots) }
-        let loader = SQLiteRowLoader(store: store)
+        let loader = StoreRowLoader()
         let rest = NSFetchRequest<NSFetchRequestResult>()
         rest.predicate = residual.isEmpty ? nil
             : loader.rowsForObjectConstants(in: residual.count == 1 ? residual[0] : NSCompoundPredicate(andPredicateWithSubpredicates: residual))

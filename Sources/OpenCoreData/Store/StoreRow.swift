@@ -1,38 +1,43 @@
-/// Stored rows seen through key-value coding, for the parts of a fetch that
-/// SQL cannot express: fetch evaluation reads them as it reads objects.
+/// Stored records seen through key-value coding, for what is computed from
+/// saved data outside a store's own query language: the parts of a fetch
+/// SQL cannot express, and dictionary results. Fetch evaluation and key
+/// paths read them as they read objects.
 ///
-/// The candidates' snapshots are loaded in one batch; rows reached through
-/// relationships are loaded on first use, one read each, and kept for the
-/// rest of the fetch.
-final class SQLiteRowLoader {
-    private let store: SQLiteStore
+/// The candidates' snapshots are loaded in one batch per store; records
+/// reached through relationships are loaded on first use, one read each, and
+/// kept for the loader's lifetime. Use it under the coordinator's store lock.
+final class StoreRowLoader {
     private var snapshots: [NSManagedObjectID: StoreSnapshot] = [:]
+    private var loaded: Set<NSManagedObjectID> = []
 
-    init(store: SQLiteStore) { self.store = store }
-
-    /// Rows for `ids`, with their snapshots loaded in one batch.
-    func rows(_ ids: [NSManagedObjectID]) throws -> [SQLiteRow] {
-        snapshots.merge(try store.snapshots(for: ids)) { a, _ in a }
-        return ids.map { SQLiteRow(loader: self, id: $0) }
+    /// Rows for `ids`, with their snapshots loaded in one batch per store.
+    func rows(_ ids: [NSManagedObjectID]) throws -> [StoreRow] {
+        for group in Dictionary(grouping: ids, by: { $0.persistentStore.map(ObjectIdentifier.init) }).values {
+            guard let store = group[0].persistentStore else { continue }
+            snapshots.merge(try store.snapshots(for: group)) { a, _ in a }
+            loaded.formUnion(group)
+        }
+        return ids.map { StoreRow(loader: self, id: $0) }
     }
 
     func snapshot(_ id: NSManagedObjectID) -> StoreSnapshot? {
         if let known = snapshots[id] { return known }
-        // A read failing mid-evaluation reads as a missing row, as a dangling reference does.
-        let loaded = (try? store.snapshots(for: [id]))?[id]
-        snapshots[id] = loaded
-        return loaded
+        guard loaded.insert(id).inserted else { return nil }
+        // A read failing mid-evaluation reads as a missing record, as a dangling reference does.
+        let found = (try? id.persistentStore?.snapshots(for: [id]))?[id]
+        snapshots[id] = found
+        return found
     }
 }
 
-/// One stored row as a fetch candidate. It equals its object ID and the
+/// One stored record as a fetch candidate. It equals its object ID and the
 /// managed object of that ID, so predicates with object constants
-/// (`team == %@`) read rows as they read objects.
-final class SQLiteRow: NSObject, FetchCandidate {
-    let loader: SQLiteRowLoader
+/// (`team == %@`) read records as they read objects.
+final class StoreRow: NSObject, FetchCandidate {
+    let loader: StoreRowLoader
     let id: NSManagedObjectID
 
-    init(loader: SQLiteRowLoader, id: NSManagedObjectID) {
+    init(loader: StoreRowLoader, id: NSManagedObjectID) {
         self.loader = loader
         self.id = id
     }
@@ -41,7 +46,7 @@ final class SQLiteRow: NSObject, FetchCandidate {
 
     override func isEqual(_ object: Any?) -> Bool {
         switch object {
-        case let row as SQLiteRow: row.id == id
+        case let row as StoreRow: row.id == id
         case let other as NSManagedObjectID: other == id
         case let managed as NSManagedObject: managed.objectID == id
         default: false
@@ -58,15 +63,15 @@ final class SQLiteRow: NSObject, FetchCandidate {
         guard let property = id.entity.propertiesByName[key] else {
             preconditionFailure("Entity \(id.entity.name ?? "") has no property named '\(key)'")
         }
-        return (property as? NSRelationshipDescription)?.isToMany == true ? [SQLiteRow]() : nil
+        return (property as? NSRelationshipDescription)?.isToMany == true ? [StoreRow]() : nil
     }
 
-    private func row(_ id: NSManagedObjectID) -> SQLiteRow? {
-        loader.snapshot(id) == nil ? nil : SQLiteRow(loader: loader, id: id)
+    private func row(_ id: NSManagedObjectID) -> StoreRow? {
+        loader.snapshot(id) == nil ? nil : StoreRow(loader: loader, id: id)
     }
 }
 
-extension SQLiteRowLoader {
+extension StoreRowLoader {
     /// `predicate` with every managed object or object ID among its constants
     /// replaced by the row of that ID, so that comparisons in either direction
     /// (`team == %@`, `%@ IN tags`) compare rows with rows. One copy of the tree.
@@ -95,8 +100,8 @@ extension SQLiteRowLoader {
 
     private func constant(_ value: Any?) -> Any? {
         switch value {
-        case let id as NSManagedObjectID: return SQLiteRow(loader: self, id: id)
-        case let object as NSManagedObject: return SQLiteRow(loader: self, id: object.objectID)
+        case let id as NSManagedObjectID: return StoreRow(loader: self, id: id)
+        case let object as NSManagedObject: return StoreRow(loader: self, id: object.objectID)
         case let array as [Any]: return array.map(constant)
         case let set as Set<AnyHashable>: return set.map(constant)
         case let set as NSSet: return set.allObjects.map(constant)
