@@ -137,7 +137,8 @@ import Testing
             var arguments: [Any] = []
             let format = generator.predicate(&arguments)
             let predicate = NSPredicate(format: format, argumentArray: arguments)
-            let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+            let request = NSFetchRequest<NSManagedObjectID>(entityName: "Person")
+            request.resultType = .managedObjectIDResultType
             request.predicate = predicate
             request.sortDescriptors = generator.sort()
             if generator.chance(20) {
@@ -157,7 +158,7 @@ import Testing
                 expected = nil
             }
             let actual: [NSManagedObjectID]?
-            do { actual = try reader.fetch(request).map(\.objectID) } catch { actual = nil }
+            do { actual = try reader.fetch(request) } catch { actual = nil }
             checked += 1
             if actual != expected {
                 failures += 1
