@@ -5,8 +5,10 @@ let package = Package(
     name: "OpenCoreData",
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        .library(name: "OpenCoreDataCodegen", targets: ["OpenCoreDataCodegen"]),
         .executable(name: "ocd", targets: ["ocd"]),
         .executable(name: "ocd-demo", targets: ["ocd-demo"]),
+        .plugin(name: "OpenCoreDataCodegenPlugin", targets: ["OpenCoreDataCodegenPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
@@ -14,17 +16,22 @@ let package = Package(
     ],
     targets: [
         .target(name: "OpenCoreData", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // Swift source from a model, for `ocd generate` and the build plugin; apps don't link it.
+        .target(name: "OpenCoreDataCodegen", dependencies: ["OpenCoreData"]),
         // Presentation shared by the command-line tool and the demo; the library does not depend on it.
         .target(name: "OpenCoreDataTools", dependencies: ["OpenCoreData"]),
         .executableTarget(name: "ocd", dependencies: [
             "OpenCoreDataTools",
+            "OpenCoreDataCodegen",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Xcode's "Class Definition" codegen at build time: runs `ocd generate` on a target's models.
+        .plugin(name: "OpenCoreDataCodegenPlugin", capability: .buildTool(), dependencies: ["ocd"]),
         .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreDataTools"]),
         // A child process for the SQLite crash test: saves until it is killed.
         .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData"], path: "Tests/StoreCrashWriter"),
         // Depends on `ocd` and the crash writer so that `swift test` builds what its tests run as subprocesses.
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "ocd", "StoreCrashWriter"]),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "StoreCrashWriter"]),
     ],
     swiftLanguageModes: [.v6]
 )
