@@ -48,8 +48,7 @@ import GRDB
         let store = TestStack.temporaryStoreURL("Crash.sqlite")
         var lastReported: Int64 = 0
         var kills = 0, inSave = 0
-        let deadline = Date().addingTimeInterval(8)
-        while kills < 8, Date() < deadline {
+        while kills < 5 {
             let (reported, during) = try Self.runAndKill(store, random: &random)
             kills += 1
             if during { inSave += 1 }
@@ -57,7 +56,7 @@ import GRDB
             lastReported = max(lastReported, reported)
             try Self.check(store, reported: lastReported)
         }
-        #expect(kills >= 3 && lastReported >= 3)
+        #expect(lastReported >= 3)
         print("SQLiteCrashTests: \(kills) kills (\(inSave) inside save()), \(lastReported) saves of \(Self.perSave) objects each survived")
     }
 
