@@ -224,3 +224,26 @@ import GRDB
         }
     }
 }
+
+extension SQLiteStoreTests {
+    /// count(for:) counts in SQL with the predicate, entity range and window,
+    /// and agrees with the fetch; with unsaved changes the context counts.
+    @Test func countsInSQL() throws {
+        let context = try TestStack.context(Self.model(), .sqlite)
+        for index in 0..<30 { _ = TestStack.insert(index % 3 == 0 ? "Gadget" : "Thing", into: context, ["name": "n\(index)", "large": Int64(index)]) }
+        try context.save()
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Thing")
+        #expect(try context.count(for: request) == 30)
+        request.predicate = NSPredicate(format: "large >= 10 AND name BEGINSWITH 'n'")
+        #expect(try context.count(for: request) == 20)
+        request.fetchOffset = 15
+        request.fetchLimit = 10
+        #expect(try context.count(for: request) == 5 && context.fetch(request).count == 5)
+        request.includesSubentities = false
+        request.fetchOffset = 0
+        request.fetchLimit = 0
+        #expect(try context.count(for: request) == context.fetch(request).count)
+        _ = TestStack.insert("Thing", into: context, ["name": "n99", "large": Int64(99)])
+        #expect(try context.count(for: request) == 15) // 14 saved Things from 10 on, and the unsaved one
+    }
+}

@@ -18,9 +18,60 @@ struct SQLiteFetchExecution {
     let store: SQLiteStore
     let fetch: StoreFetch
 
+    /// The SELECT of a fetch, and what is left for memory.
+    private struct Plan {
+        var sql: String
+        var arguments: [DatabaseValue]
+        /// Conjuncts of the predicate SQL cannot express.
+        var residual: [NSPredicate]
+        /// Whether the sort is left to memory.
+        var sortsInMemory: Bool
+        var inMemory: Bool { !residual.isEmpty || sortsInMemory }
+    }
+
+    /// The number of selected rows: `SELECT COUNT(*)` over the fetch's own
+    /// SELECT (window included), unless part of it runs in memory; then the
+    /// IDs are selected and counted.
+    func count() throws -> Int {
+        guard let entity = store.mapping.entity(fetch.entity) else { return 0 }
+        let plan = plan(entity, sorted: false)
+        guard !plan.inMemory else { return try run().0.count }
+        return try store.database.read { db in
+            try Int.fetchOne(db.makeStatement(sql: "SELECT COUNT(*) FROM (\(plan.sql))"), arguments: StatementArguments(plan.arguments)) ?? 0
+        }
+    }
+
     /// The selected IDs in order, and the records read with them.
     func run() throws -> ([NSManagedObjectID], [NSManagedObjectID: StoreSnapshot]) {
         guard let entity = store.mapping.entity(fetch.entity) else { return ([], [:]) }
+        let request = fetch.request
+        let plan = plan(entity, sorted: true)
+        let prefetches = !plan.inMemory && request.resultType == .managedObjectResultType && request.includesPropertyValues
+            && request.fetchBatchSize == 0
+        let (ids, snapshots) = try store.database.read { db in
+            var ids: [NSManagedObjectID] = []
+            let rows = try Row.fetchCursor(db.makeStatement(sql: plan.sql), arguments: StatementArguments(plan.arguments))
+            while let row = try rows.next() {
+                if let id = store.objectID(entityNumber: row[1], primaryKey: row[0]) { ids.append(id) }
+            }
+            return (ids, prefetches ? try SQLiteRecordReader(store: store, db: db).snapshots(for: ids) : [:])
+        }
+        guard plan.inMemory else { return (ids, snapshots) }
+        let loader = StoreRowLoader()
+        let rest = NSFetchRequest<NSFetchRequestResult>()
+        rest.predicate = plan.residual.isEmpty ? nil : loader.rowsForObjectConstants(
+            in: plan.residual.count == 1 ? plan.residual[0] : NSCompoundPredicate(andPredicateWithSubpredicates: plan.residual))
+        rest.sortDescriptors = plan.sortsInMemory ? request.sortDescriptors : nil
+        rest.fetchLimit = request.fetchLimit
+        rest.fetchOffset = request.fetchOffset
+        let selected = try FetchEvaluation.filterAndSort(loader.rows(ids), request: rest, appliesWindow: fetch.appliesWindow)
+        return (selected.map(\.id), [:])
+    }
+
+    /// Compiles the request: entity range, predicate conjuncts, and (when
+    /// `sorted`) the ORDER BY; the window only when nothing is left to memory.
+    /// Unsorted plans (for counting) never leave the sort to memory.
+    private func plan(_ entity: SQLiteMapping.Entity, sorted: Bool) -> Plan {
         let request = fetch.request
         let query = SQLiteQuery(mapping: store.mapping)
         let scope = SQLiteQuery.Scope(query: query, alias: query.newAlias(), entity: entity)
@@ -32,36 +83,17 @@ struct SQLiteFetchExecution {
         for part in Self.conjuncts(request.predicate) {
             if let sql = query.attempt({ compiler.condition(part, in: scope) }) { conditions.append(sql) } else { residual.append(part) }
         }
-        let order = Self.orderBy(request.sortDescriptors ?? [], query: query, scope: scope)
-        let inMemory = !residual.isEmpty || order == nil
-
+        let order = sorted ? Self.orderBy(request.sortDescriptors ?? [], query: query, scope: scope) : []
         var sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(entity.table) t0"
         for join in scope.joins { sql += " " + join }
         sql += " WHERE " + conditions.joined(separator: " AND ")
-        sql += " ORDER BY " + ((order ?? []) + ["t0.Z_PK"]).joined(separator: ", ")
-        if !inMemory, fetch.appliesWindow, request.fetchLimit > 0 || request.fetchOffset > 0 {
-            sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(request.fetchOffset, 0))"
+        if sorted { sql += " ORDER BY " + ((order ?? []) + ["t0.Z_PK"]).joined(separator: ", ") }
+        var plan = Plan(sql: sql, arguments: query.arguments, residual: residual, sortsInMemory: order == nil)
+        // A window's size does not depend on the order, so counts skip ORDER BY.
+        if !plan.inMemory, fetch.appliesWindow, request.fetchLimit > 0 || request.fetchOffset > 0 {
+            plan.sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(request.fetchOffset, 0))"
         }
-        let prefetches = !inMemory && request.resultType == .managedObjectResultType && request.includesPropertyValues
-            && request.fetchBatchSize == 0
-        let (ids, snapshots) = try store.database.read { db in
-            var ids: [NSManagedObjectID] = []
-            let rows = try Row.fetchCursor(db.makeStatement(sql: sql), arguments: StatementArguments(query.arguments))
-            while let row = try rows.next() {
-                if let id = store.objectID(entityNumber: row[1], primaryKey: row[0]) { ids.append(id) }
-            }
-            return (ids, prefetches ? try SQLiteRecordReader(store: store, db: db).snapshots(for: ids) : [:])
-        }
-        guard inMemory else { return (ids, snapshots) }
-        let loader = StoreRowLoader()
-        let rest = NSFetchRequest<NSFetchRequestResult>()
-        rest.predicate = residual.isEmpty ? nil
-            : loader.rowsForObjectConstants(in: residual.count == 1 ? residual[0] : NSCompoundPredicate(andPredicateWithSubpredicates: residual))
-        rest.sortDescriptors = order == nil ? request.sortDescriptors : nil
-        rest.fetchLimit = request.fetchLimit
-        rest.fetchOffset = request.fetchOffset
-        let selected = try FetchEvaluation.filterAndSort(loader.rows(ids), request: rest, appliesWindow: fetch.appliesWindow)
-        return (selected.map(\.id), [:])
+        return plan
     }
 
     /// The parts of a top-level AND, each compiled or evaluated on its own.

@@ -92,6 +92,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         return ids
     }
 
+    override func count(_ fetch: StoreFetch) throws -> Int {
+        try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).count() }
+    }
+
     override func save(_ changes: StoreChangeSet) throws {
         try refuseIfReadOnly()
         let metadataNow = try Self.encoded(metadata)
