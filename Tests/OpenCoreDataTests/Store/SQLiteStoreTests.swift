@@ -247,3 +247,29 @@ extension SQLiteStoreTests {
         #expect(try context.count(for: request) == 15) // 14 saved Things from 10 on, and the unsaved one
     }
 }
+
+extension SQLiteStoreTests {
+    /// With fetchBatchSize the fetch reads no records; the first fault of a
+    /// batch reads the batch, the others are served from it.
+    @Test func batchedFaultsReadOneBatchAtATime() throws {
+        let context = try TestStack.context(Self.model(), .sqlite)
+        for index in 0..<1000 { _ = TestStack.insert("Thing", into: context, ["name": "n\(index)", "large": Int64(index)]) }
+        try context.save()
+        let reader = try TestStack.reader(of: context)
+        let store = try #require(reader.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Thing")
+        request.sortDescriptors = [NSSortDescriptor(key: "large", ascending: true)]
+        request.fetchBatchSize = 100
+        let things = try reader.fetch(request)
+        #expect(things.count == 1000 && things.allSatisfy(\.isFault) && store.waitingRecordCount == 0)
+        #expect(things[0].value(forKey: "large") as? Int64 == 0)
+        #expect(store.waitingRecordCount == 99)
+        #expect(things[1].value(forKey: "name") as? String == "n1" && store.waitingRecordCount == 98)
+        #expect(things[500].value(forKey: "large") as? Int64 == 500 && store.waitingRecordCount == 99)
+        #expect(things.map { $0.value(forKey: "large") as? Int64 } == (0..<1000).map { Int64($0) })
+
+        request.fetchBatchSize = 0
+        _ = try reader.fetch(request)
+        #expect(store.waitingRecordCount == 1000) // without a batch size the fetch reads every record at once
+    }
+}

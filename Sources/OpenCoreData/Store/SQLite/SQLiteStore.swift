@@ -21,6 +21,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// fire: each is handed out once, and a save or the next fetch drops them,
     /// so they are never older than the fetch that read them.
     private var prefetched: [NSManagedObjectID: StoreSnapshot] = [:]
+    private var batches = SQLiteFaultBatches()
+
+    /// How many records read ahead wait for their faults (bounded by one fetch result or one batch).
+    var waitingRecordCount: Int { prefetched.count }
 
     override func loadMetadata() throws {
         guard let coordinator = persistentStoreCoordinator, let url else {
@@ -79,16 +83,21 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             if let snapshot = prefetched.removeValue(forKey: id) { found[id] = snapshot } else { missing.append(id) }
         }
         guard !missing.isEmpty else { return found }
-        let loaded = try translatingErrors {
-            try database.read { db in try SQLiteRecordReader(store: self, db: db).snapshots(for: missing) }
+        let wanted = batches.widened(missing)
+        var loaded = try translatingErrors {
+            try database.read { db in try SQLiteRecordReader(store: self, db: db).snapshots(for: wanted) }
         }
-        return found.merging(loaded) { a, _ in a }
+        for id in missing { found[id] = loaded.removeValue(forKey: id) }
+        // The rest of the batch waits for its own faults; it replaces the previous batch.
+        if wanted.count > missing.count { prefetched = loaded }
+        return found
     }
 
     override func execute(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
         prefetched = [:]
         let (ids, snapshots) = try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).run() }
         prefetched = snapshots
+        if fetch.request.resultType == .managedObjectResultType { batches.remember(ids, batchSize: fetch.request.fetchBatchSize) }
         return ids
     }
 
@@ -102,6 +111,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         let metadataChanged = metadataNow != writtenMetadata
         guard !changes.isEmpty || metadataChanged else { return }
         prefetched = [:]
+        batches.forget()
         try translatingErrors {
             try database.write { db in
                 try SQLiteRecordWriter(mapping: mapping, db: db).apply(changes)
