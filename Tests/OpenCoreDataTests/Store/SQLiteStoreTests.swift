@@ -273,3 +273,20 @@ extension SQLiteStoreTests {
         #expect(store.waitingRecordCount == 1000) // without a batch size the fetch reads every record at once
     }
 }
+
+extension SQLiteStoreTests {
+    @Test func metadataOfAFileWithoutAddingIt() throws {
+        let context = try TestStack.context(Self.model(), .sqlite)
+        let url = Self.url(of: context)
+        var metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
+        let uuid = metadata[NSStoreUUIDKey] as? String
+        metadata["Note"] = "written from outside"
+        metadata[NSStoreUUIDKey] = nil
+        try NSPersistentStoreCoordinator.setMetadata(metadata, forPersistentStoreOfType: NSSQLiteStoreType, at: url)
+        let read = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
+        #expect(read["Note"] as? String == "written from outside" && read[NSStoreUUIDKey] as? String == uuid)
+        let missing = TestStack.temporaryStoreURL()
+        let error = try #require(throws: NSError.self) { try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: missing) }
+        #expect(error.code == CocoaError.fileReadNoSuchFile.rawValue)
+    }
+}
