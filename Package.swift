@@ -28,8 +28,10 @@ let package = Package(
         // Xcode's "Class Definition" codegen at build time: runs `ocd generate` on a target's models.
         .plugin(name: "OpenCoreDataCodegenPlugin", capability: .buildTool(), dependencies: ["ocd"]),
         .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreDataTools"]),
-        // Depends on `ocd` so that `swift test` builds the tool its tests run as a subprocess.
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd"]),
+        // A child process for the SQLite crash test: saves until it is killed.
+        .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData"], path: "Tests/StoreCrashWriter"),
+        // Depends on `ocd` and the crash writer so that `swift test` builds what its tests run as subprocesses.
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "StoreCrashWriter"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,26 +6,31 @@ import Foundation
 //   ocd-bench --json     one JSON array of measurements instead of tables
 
 let graphSizes = [10_000, 100_000, 1_000_000]
+/// The graph, plus the bookkeeping tables OpenCoreData needs to open it (ignored by the others).
+let graphForAll: (Int, URL) throws -> Void = { photos, url in
+    try GraphData.populate(photos: photos, at: url)
+    try OCDWorkloads.adopt(url)
+}
 let workloads: [Workload] = [
     Workload(name: "insert-items (GRDB's 10 integers)", sizes: [50_000],
              systems: [.raw: RawWorkloads.insertItems, .grdb: GRDBWorkloads.insertItems]),
     Workload(name: "insert-graph", sizes: graphSizes,
-             systems: [.raw: RawWorkloads.insertGraph, .grdb: GRDBWorkloads.insertGraph]),
+             systems: [.opencoredata: OCDWorkloads.insertGraph, .raw: RawWorkloads.insertGraph, .grdb: GRDBWorkloads.insertGraph]),
     Workload(name: "fetch-items (GRDB's 10 integers)", sizes: [200_000],
              systems: [.raw: RawWorkloads.fetchItems, .grdb: GRDBWorkloads.fetchItems],
              prepare: { try GraphData.populateItems(rows: $0, at: $1) }),
     Workload(name: "fetch-graph", sizes: graphSizes,
-             systems: [.raw: RawWorkloads.fetchGraph, .grdb: GRDBWorkloads.fetchGraph],
-             prepare: { try GraphData.populate(photos: $0, at: $1) }),
+             systems: [.opencoredata: OCDWorkloads.fetchGraph, .raw: RawWorkloads.fetchGraph, .grdb: GRDBWorkloads.fetchGraph],
+             prepare: graphForAll),
     Workload(name: "predicate-fetch", sizes: graphSizes,
-             systems: [.raw: RawWorkloads.predicateFetch, .grdb: GRDBWorkloads.predicateFetch],
-             prepare: { try GraphData.populate(photos: $0, at: $1) }),
+             systems: [.opencoredata: OCDWorkloads.predicateFetch, .raw: RawWorkloads.predicateFetch, .grdb: GRDBWorkloads.predicateFetch],
+             prepare: graphForAll),
     Workload(name: "cascade-delete", sizes: graphSizes,
-             systems: [.raw: RawWorkloads.cascadeDelete, .grdb: GRDBWorkloads.cascadeDelete],
-             prepare: { try GraphData.populate(photos: $0, at: $1) }),
+             systems: [.opencoredata: OCDWorkloads.cascadeDelete, .raw: RawWorkloads.cascadeDelete, .grdb: GRDBWorkloads.cascadeDelete],
+             prepare: graphForAll),
     Workload(name: "update-all", sizes: graphSizes,
-             systems: [.raw: RawWorkloads.updateAll, .grdb: GRDBWorkloads.updateAll],
-             prepare: { try GraphData.populate(photos: $0, at: $1) }),
+             systems: [.opencoredata: OCDWorkloads.updateAll, .raw: RawWorkloads.updateAll, .grdb: GRDBWorkloads.updateAll],
+             prepare: graphForAll),
     Workload(name: "fetched-results change event (per event; 26 sections)", sizes: graphSizes,
              systems: [:], selfTimed: [.opencoredata: FetchedResultsWorkloads.changeEvent],
              note: "OpenCoreData only: raw SQLite and GRDB have no equivalent of a tracking NSFetchedResultsController."),

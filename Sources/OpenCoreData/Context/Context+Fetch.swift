@@ -26,11 +26,22 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// The number of objects `request` would return; same cost as the fetch
-    /// without creating objects when there are no unsaved changes.
+    /// The number of objects `request` would return. Without unsaved changes
+    /// and with one store, the store counts (SQLite: one `COUNT(*)`); otherwise
+    /// it costs the fetch.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
         let untyped = request.untyped
         untyped.resultType = .managedObjectIDResultType
+        let entity = resolveEntity(of: untyped)
+        let stores = (persistentStoreCoordinator?.persistentStores ?? []).filter { store in
+            storeEntities(of: entity, untyped).contains(where: store.holds)
+        }
+        if !(untyped.includesPendingChanges && hasChanges), stores.count == 1, let coordinator = persistentStoreCoordinator {
+            try FetchKeyPathCheck.check(untyped, entity: entity)
+            return try coordinator.performStoreAccess {
+                try stores[0].count(StoreFetch(entity: entity, request: untyped, appliesWindow: true))
+            }
+        }
         return try fetchObjects(untyped, creatingObjects: false).count
     }
 
@@ -81,27 +92,19 @@ extension NSManagedObjectContext {
         return [entity] + entity.subentities.flatMap { storeEntities(of: $0, request) }
     }
 
-    /// Dictionary results: the store's values of `propertiesToFetch` (every
-    /// attribute when nil), to-one relationships as object IDs. As in Core
-    /// Data they reflect saved data only.
+    /// Dictionary results (see ``DictionaryResults``): computed from the
+    /// stores' records, as in Core Data they reflect saved data only.
     private func dictionaries(for request: NSFetchRequest<NSFetchRequestResult>) throws -> [NSDictionary] {
         let copy = request.untyped.copy() as! NSFetchRequest<NSFetchRequestResult>
         copy.includesPendingChanges = false
-        let ids = try fetchObjects(copy).map(\.objectID)
-        let snapshots = try persistentStoreCoordinator?.performStoreAccess {
-            try Dictionary(grouping: ids, by: { ObjectIdentifier($0.persistentStore!) }).values
-                .reduce(into: [NSManagedObjectID: StoreSnapshot]()) { all, group in
-                    all.merge(try group[0].persistentStore!.snapshots(for: group)) { a, _ in a }
-                }
-        } ?? [:]
-        let names = request.propertiesToFetch?.map { ($0 as? NSPropertyDescription)?.name ?? "\($0)" }
-        return ids.compactMap { id in
-            guard let snapshot = snapshots[id] else { return nil }
-            let dictionary = NSMutableDictionary()
-            for name in names ?? id.entity.attributesByName.keys.sorted() {
-                if let value = snapshot.attributes[name] ?? snapshot.toOne[name] { dictionary[name] = value }
-            }
-            return dictionary
-        }
+        // Groups, distinct results and the window are formed from all selected records.
+        copy.fetchOffset = 0
+        copy.fetchLimit = 0
+        copy.resultType = .managedObjectIDResultType
+        let ids = try fetchObjects(copy, creatingObjects: false).map(\.objectID)
+        let entity = resolveEntity(of: request)
+        return try persistentStoreCoordinator?.performStoreAccess {
+            try DictionaryResults.dictionaries(StoreRowLoader().rows(ids), request: request, entity: entity)
+        } ?? []
     }
 }

@@ -14,11 +14,8 @@ struct SavePlan {
             guard let store = id.persistentStore else {
                 throw NSError.coreData(NSPersistentStoreSaveError, "The store of \(id) was removed.")
             }
-            // Edited in place: copying the entry out and back copied its
-            // arrays at every object, which made large saves quadratic.
-            let key = ObjectIdentifier(store)
-            if byStore[key] == nil { byStore[key] = (store, StoreChangeSet()) }
-            edit(&byStore[key]!.1)
+            // Edited in place: copying the entry out and back copied every snapshot per object (quadratic).
+            edit(&byStore[ObjectIdentifier(store), default: (store, StoreChangeSet())].1)
         }
         for object in context.inserted.objects {
             var snapshot = snapshot(of: object, in: context)

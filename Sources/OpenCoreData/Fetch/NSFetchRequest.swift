@@ -46,6 +46,19 @@ open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable 
     /// The order of the results; key paths may go through to-one relationships.
     public var sortDescriptors: [NSSortDescriptor]?
 
+    /// Dictionary results: the properties (names, key paths or descriptions)
+    /// whose equal values make one result, with aggregates computed per group.
+    public var propertiesToGroupBy: [Any]?
+    /// Dictionary results with groups: which groups to keep, read against each result dictionary.
+    public var havingPredicate: NSPredicate?
+    /// Dictionary results: whether equal dictionaries are returned once (default false).
+    public var returnsDistinctResults: Bool = false
+    /// Relationship key paths whose destinations to load with the results.
+    /// Accepted for compatibility: destinations load when first used.
+    public var relationshipKeyPathsForPrefetching: [String]?
+    /// Whether refetched objects take the store's values over unsaved ones (default false).
+    public var shouldRefreshRefetchedObjects: Bool = false
+
     public override init() { super.init() }
 
     /// A request for objects of the entity named `entityName`.
@@ -75,6 +88,11 @@ open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable 
         propertiesToFetch = other.propertiesToFetch
         predicate = other.predicate
         sortDescriptors = other.sortDescriptors
+        propertiesToGroupBy = other.propertiesToGroupBy
+        havingPredicate = other.havingPredicate
+        returnsDistinctResults = other.returnsDistinctResults
+        relationshipKeyPathsForPrefetching = other.relationshipKeyPathsForPrefetching
+        shouldRefreshRefetchedObjects = other.shouldRefreshRefetchedObjects
     }
 
     /// The same request, typed for any result (what stores receive).

@@ -71,6 +71,12 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         preconditionFailure("\(Swift.type(of: self)) does not implement execute(_:)")
     }
 
+    /// How many records `execute(fetch)` would select; stores that can count
+    /// without listing the records override it.
+    func count(_ fetch: StoreFetch) throws -> Int {
+        try execute(fetch).count
+    }
+
     /// Applies a save atomically: on error the store is as it was.
     func save(_ changes: StoreChangeSet) throws {
         preconditionFailure("\(Swift.type(of: self)) does not implement save(_:)")

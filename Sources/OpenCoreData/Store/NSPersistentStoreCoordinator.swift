@@ -111,6 +111,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     private static let registryLock = NSLock()
     nonisolated(unsafe) private static var registeredStoreTypes: [String: NSPersistentStore.Type] = [
         NSInMemoryStoreType: InMemoryStore.self,
+        NSSQLiteStoreType: SQLiteStore.self,
     ]
 
     /// Makes `storeClass` the class of stores of type `storeType` (nil unregisters it).

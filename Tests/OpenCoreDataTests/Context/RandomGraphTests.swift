@@ -65,9 +65,10 @@ import Testing
         }
     }
 
-    @Test func randomEditsSavesAndRollbacks() throws {
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func randomEditsSavesAndRollbacks(kind: TestStack.StoreKind) throws {
         var random = SeededGenerator(seed: 20_260_421)
-        let context = try TestStack.context(Self.model())
+        let context = try TestStack.context(Self.model(), kind)
         var nextTag: Int64 = 0
         var saved: Graph = [:]
         var saves = 0, rollbacks = 0
@@ -112,7 +113,7 @@ import Testing
                 saves += 1
                 try Self.checkInvariants(context)
                 saved = try Self.graph(of: context)
-                let reader = TestStack.sibling(of: context)
+                let reader = try TestStack.reader(of: context)
                 #expect(try Self.graph(of: reader) == saved, "the store holds the context's graph")
             default:
                 context.rollback()

@@ -1,13 +1,15 @@
 import Testing
 @testable import OpenCoreData
 
-/// The walk-throughs of shared/seeds, replayed against the in-memory store.
+/// The walk-throughs of shared/seeds, replayed against each store type;
+/// readers of saved data open SQLite stores again.
 @Suite struct SeedWalkthroughTests {
     /// Seed 000/003 (FrozenTime): photos added to an album with
     /// `addPhotosObject:`, saved, loaded back, sorted by name, and the album
     /// deleted with Cascade taking its photos.
-    @Test func albumsWithPhotosCascade() throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func albumsWithPhotosCascade(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         let album = TestStack.insert("Album", into: context, ["name": "Trip"])
         for index in [3, 1, 2] {
             let photo = NSEntityDescription.insertNewObject(forEntityName: "Photo", into: context)
@@ -21,7 +23,7 @@ import Testing
         try context.save()
 
         // Load from another context, as the seed's table view does.
-        let reader = TestStack.sibling(of: context)
+        let reader = try TestStack.reader(of: context)
         let albums = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
         #expect(albums.count == 1)
         let loaded = try #require(albums.first)
@@ -46,8 +48,9 @@ import Testing
     /// Seed 001: Unit.items with Deny. Deleting the Kg unit while items use it
     /// fails at save with 1600 ("a validation error when the context was
     /// saved"); once the items are moved to another unit the save succeeds.
-    @Test func denyUntilItemsAreMoved() throws {
-        let context = try TestStack.context(TestStack.shoppingModel(unitRule: .denyDeleteRule))
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func denyUntilItemsAreMoved(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.shoppingModel(unitRule: .denyDeleteRule), kind)
         let kg = TestStack.insert("Unit", into: context, ["name": "Kg"])
         let pound = TestStack.insert("Unit", into: context, ["name": "pound"])
         let onions = TestStack.insert("Item", into: context, ["name": "onions", "unit": kg])
@@ -64,13 +67,13 @@ import Testing
         #expect(error.userInfo[NSValidationObjectErrorKey] as? NSManagedObject === kg)
         #expect(error.userInfo[NSValidationKeyErrorKey] as? String == "items")
         #expect(kg.isDeleted && context.hasChanges) // a failed save leaves the context as it was
-        #expect(try TestStack.sibling(of: context).count(for: NSFetchRequest<NSManagedObject>(entityName: "Unit")) == 2)
+        #expect(try TestStack.reader(of: context).count(for: NSFetchRequest<NSManagedObject>(entityName: "Unit")) == 2)
 
         onions.setValue(pound, forKey: "unit")
         corn.setValue(pound, forKey: "unit")
         #expect(TestStack.set(kg, "items").isEmpty)
         try context.save()
-        let checker = TestStack.sibling(of: context)
+        let checker = try TestStack.reader(of: context)
         let units = try checker.fetch(NSFetchRequest<NSManagedObject>(entityName: "Unit"))
         #expect(TestStack.names(units) == ["pound"])
         #expect(TestStack.names(TestStack.set(units[0], "items")) == ["corn", "onions"])
@@ -78,9 +81,9 @@ import Testing
 
     /// Seed 001/000 rule text: Nullify sets the employees' department to nil;
     /// No Action leaves them "believing they belong to that department".
-    @Test(arguments: [NSDeleteRule.nullifyDeleteRule, .noActionDeleteRule])
-    func departmentDeletion(rule: NSDeleteRule) throws {
-        let context = try TestStack.context(TestStack.companyModel(rule: rule))
+    @Test(arguments: [NSDeleteRule.nullifyDeleteRule, .noActionDeleteRule], TestStack.StoreKind.allCases)
+    func departmentDeletion(rule: NSDeleteRule, kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.companyModel(rule: rule), kind)
         let department = TestStack.insert("Department", into: context, ["name": "R&D"])
         let ada = TestStack.insert("Employee", into: context, ["name": "Ada", "department": department])
         let bob = TestStack.insert("Employee", into: context, ["name": "Bob", "department": department, "manager": ada])
@@ -91,7 +94,7 @@ import Testing
         try context.save()
         #expect(ada.isDeleted == false && bob.isDeleted == false)
         #expect(TestStack.names(TestStack.set(ada, "reports")) == ["Bob"]) // other relationships untouched
-        let reader = TestStack.sibling(of: context)
+        let reader = try TestStack.reader(of: context)
         let employees = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Employee"))
         #expect(TestStack.names(employees) == ["Ada", "Bob"])
         if rule == .nullifyDeleteRule {
@@ -107,8 +110,9 @@ import Testing
     }
 
     /// Seed 004: Quake.countries ⟷ Country.quakes, many-to-many.
-    @Test func quakesAndCountriesManyToMany() throws {
-        let context = try TestStack.context(TestStack.quakesModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func quakesAndCountriesManyToMany(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.quakesModel(), kind)
         let japan = TestStack.insert("Country", into: context, ["name": "Japan"])
         let russia = TestStack.insert("Country", into: context, ["name": "Russia"])
         let q1 = TestStack.insert("Quake", into: context, ["magnitude": 7.1, "place": "Sea of Japan"])
@@ -119,7 +123,7 @@ import Testing
         #expect(TestStack.set(russia, "quakes") == [q1])
         try context.save()
 
-        let reader = TestStack.sibling(of: context)
+        let reader = try TestStack.reader(of: context)
         let countries = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Country"))
         let loadedJapan = try #require(countries.first { $0.value(forKey: "name") as? String == "Japan" })
         #expect(Set(TestStack.set(loadedJapan, "quakes").map { $0.value(forKey: "place") as! String }) == ["Sea of Japan", "Honshu"])
@@ -131,7 +135,7 @@ import Testing
         context.processPendingChanges()
         #expect(TestStack.set(q1, "countries").isEmpty)
         try context.save()
-        let checker = TestStack.sibling(of: context) // objects keep only a weak reference to their context
+        let checker = try TestStack.reader(of: context) // objects keep only a weak reference to their context
         let refetched = try checker.fetch(NSFetchRequest<NSManagedObject>(entityName: "Quake"))
         #expect(refetched.map { TestStack.set($0, "countries").count }.sorted() == [0, 1])
     }

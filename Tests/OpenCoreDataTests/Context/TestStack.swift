@@ -1,3 +1,5 @@
+import Foundation
+import Testing
 @testable import OpenCoreData
 
 /// Models of the seed walk-throughs, built in code, and in-memory stacks.
@@ -84,10 +86,25 @@ enum TestStack {
         return model
     }
 
-    /// A coordinator with one in-memory store and a private-queue context on it.
-    static func context(_ model: NSManagedObjectModel) throws -> NSManagedObjectContext {
+    /// The store types the context-level tests run against.
+    enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case inMemory, sqlite
+        var testDescription: String { rawValue }
+        var type: NSPersistentStore.StoreType { self == .inMemory ? .inMemory : .sqlite }
+    }
+
+    /// A fresh SQLite file URL in its own temporary directory.
+    static func temporaryStoreURL(_ name: String = "Store.sqlite") -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-tests-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(name)
+    }
+
+    /// A coordinator with one store of `kind` and a private-queue context on it.
+    static func context(_ model: NSManagedObjectModel, _ kind: StoreKind = .inMemory) throws -> NSManagedObjectContext {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"))
+        let url = kind == .inMemory ? URL(fileURLWithPath: "/dev/null") : temporaryStoreURL()
+        try coordinator.addPersistentStore(type: kind.type, at: url)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         return context
@@ -97,6 +114,19 @@ enum TestStack {
     static func sibling(of context: NSManagedObjectContext) -> NSManagedObjectContext {
         let other = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         other.persistentStoreCoordinator = context.persistentStoreCoordinator
+        return other
+    }
+
+    /// A context that reads what `context` saved: for a file store, through a
+    /// new coordinator that opens the file again (the saved data must survive
+    /// reopening); for the in-memory store, a sibling.
+    static func reader(of context: NSManagedObjectContext) throws -> NSManagedObjectContext {
+        guard let coordinator = context.persistentStoreCoordinator, let store = coordinator.persistentStores.first,
+              store.type == NSSQLiteStoreType, let url = store.url else { return sibling(of: context) }
+        let reopened = NSPersistentStoreCoordinator(managedObjectModel: coordinator.managedObjectModel)
+        try reopened.addPersistentStore(type: .sqlite, at: url)
+        let other = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        other.persistentStoreCoordinator = reopened
         return other
     }
 

@@ -1,0 +1,127 @@
+import GRDB
+
+/// Runs a fetch as one SELECT of `Z_PK, Z_ENT`: the entity's rows (a `Z_ENT`
+/// range with sub-entities), the predicate as a WHERE condition, the sort
+/// descriptors as ORDER BY (to-one key paths as LEFT JOINs), and the window
+/// as LIMIT/OFFSET — all with bound parameters.
+///
+/// The parts SQL cannot express with in-memory meaning (a conjunct of the
+/// predicate, or the sort) are applied by ``FetchEvaluation`` to the rows
+/// the SQL selected; then the window is applied in memory too, and the cost
+/// is one snapshot load per candidate row.
+///
+/// A fetch of managed objects with property values (and no batch size) also
+/// reads the selected rows' records in the same read transaction: one query
+/// per 500 rows and per to-many relationship, instead of one read per fault
+/// fired afterwards.
+struct SQLiteFetchExecution {
+    let store: SQLiteStore
+    let fetch: StoreFetch
+
+    /// The SELECT of a fetch, and what is left for memory.
+    private struct Plan {
+        var sql: String
+        var arguments: [DatabaseValue]
+        /// Conjuncts of the predicate SQL cannot express.
+        var residual: [NSPredicate]
+        /// Whether the sort is left to memory.
+        var sortsInMemory: Bool
+        var inMemory: Bool { !residual.isEmpty || sortsInMemory }
+    }
+
+    /// The number of selected rows: `SELECT COUNT(*)` over the fetch's own
+    /// SELECT (window included), unless part of it runs in memory; then the
+    /// IDs are selected and counted.
+    func count() throws -> Int {
+        guard let entity = store.mapping.entity(fetch.entity) else { return 0 }
+        let plan = plan(entity, sorted: false)
+        guard !plan.inMemory else { return try run().0.count }
+        return try store.database.read { db in
+            try Int.fetchOne(db.makeStatement(sql: "SELECT COUNT(*) FROM (\(plan.sql))"), arguments: StatementArguments(plan.arguments)) ?? 0
+        }
+    }
+
+    /// The selected IDs in order, and the records read with them.
+    func run() throws -> ([NSManagedObjectID], [NSManagedObjectID: StoreSnapshot]) {
+        guard let entity = store.mapping.entity(fetch.entity) else { return ([], [:]) }
+        let request = fetch.request
+        let plan = plan(entity, sorted: true)
+        let prefetches = !plan.inMemory && request.resultType == .managedObjectResultType && request.includesPropertyValues
+            && request.fetchBatchSize == 0
+        let (ids, snapshots) = try store.database.read { db in
+            var ids: [NSManagedObjectID] = []
+            let rows = try Row.fetchCursor(db.makeStatement(sql: plan.sql), arguments: StatementArguments(plan.arguments))
+            while let row = try rows.next() {
+                if let id = store.objectID(entityNumber: row[1], primaryKey: row[0]) { ids.append(id) }
+            }
+            return (ids, prefetches ? try SQLiteRecordReader(store: store, db: db).snapshots(for: ids) : [:])
+        }
+        guard plan.inMemory else { return (ids, snapshots) }
+        let loader = StoreRowLoader()
+        let rest = NSFetchRequest<NSFetchRequestResult>()
+        rest.predicate = plan.residual.isEmpty ? nil : loader.rowsForObjectConstants(
+            in: plan.residual.count == 1 ? plan.residual[0] : NSCompoundPredicate(andPredicateWithSubpredicates: plan.residual))
+        rest.sortDescriptors = plan.sortsInMemory ? request.sortDescriptors : nil
+        rest.fetchLimit = request.fetchLimit
+        rest.fetchOffset = request.fetchOffset
+        let selected = try FetchEvaluation.filterAndSort(loader.rows(ids), request: rest, appliesWindow: fetch.appliesWindow)
+        return (selected.map(\.id), [:])
+    }
+
+    /// Compiles the request: entity range, predicate conjuncts, and (when
+    /// `sorted`) the ORDER BY; the window only when nothing is left to memory.
+    /// Unsorted plans (for counting) never leave the sort to memory.
+    private func plan(_ entity: SQLiteMapping.Entity, sorted: Bool) -> Plan {
+        let request = fetch.request
+        let query = SQLiteQuery(mapping: store.mapping)
+        let scope = SQLiteQuery.Scope(query: query, alias: query.newAlias(), entity: entity)
+        var conditions = [request.includesSubentities
+            ? "t0.Z_ENT BETWEEN \(entity.numbers.lowerBound) AND \(entity.numbers.upperBound)"
+            : "t0.Z_ENT = \(entity.number)"]
+        var residual: [NSPredicate] = []
+        let compiler = SQLitePredicateCompiler(query: query)
+        for part in Self.conjuncts(request.predicate) {
+            if let sql = query.attempt({ compiler.condition(part, in: scope) }) { conditions.append(sql) } else { residual.append(part) }
+        }
+        let order = sorted ? Self.orderBy(request.sortDescriptors ?? [], query: query, scope: scope) : []
+        var sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(entity.table) t0"
+        for join in scope.joins { sql += " " + join }
+        sql += " WHERE " + conditions.joined(separator: " AND ")
+        if sorted { sql += " ORDER BY " + ((order ?? []) + ["t0.Z_PK"]).joined(separator: ", ") }
+        var plan = Plan(sql: sql, arguments: query.arguments, residual: residual, sortsInMemory: order == nil)
+        // A window's size does not depend on the order, so counts skip ORDER BY.
+        if !plan.inMemory, fetch.appliesWindow, request.fetchLimit > 0 || request.fetchOffset > 0 {
+            plan.sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(request.fetchOffset, 0))"
+        }
+        return plan
+    }
+
+    /// The parts of a top-level AND, each compiled or evaluated on its own.
+    static func conjuncts(_ predicate: NSPredicate?) -> [NSPredicate] {
+        guard let predicate else { return [] }
+        if let compound = predicate as? NSCompoundPredicate, compound.compoundPredicateType == .and {
+            return compound.predicates.flatMap(conjuncts)
+        }
+        return [predicate]
+    }
+
+    /// ORDER BY terms for `descriptors`, or nil when one cannot be sorted in
+    /// SQL as in memory (a comparator, SELF, a relationship or a to-many path).
+    /// Strings sort with the collation of the descriptor's selector.
+    static func orderBy(_ descriptors: [NSSortDescriptor], query: SQLiteQuery, scope: SQLiteQuery.Scope) -> [String]? {
+        var terms: [String] = []
+        for descriptor in descriptors {
+            guard descriptor.comparator == nil, let key = descriptor.key,
+                  case .attribute(let sql, let attribute)? = query.resolve(key.split(separator: ".").map(String.init),
+                                                                           alias: scope.alias, entity: scope.entity, in: scope),
+                  let kind = SQLiteValueKind(attribute.attributeType), kind.isOrdered else { return nil }
+            var term = sql
+            if kind == .string {
+                guard let collation = SQLiteFunctions.collations[descriptor.selector?.name ?? "compare:"] else { return nil }
+                term += " COLLATE \(collation.name)"
+            }
+            terms.append(term + (descriptor.ascending ? " ASC" : " DESC"))
+        }
+        return terms
+    }
+}

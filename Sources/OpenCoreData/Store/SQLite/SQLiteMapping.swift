@@ -1,0 +1,77 @@
+/// How the store reads and writes each entity: the schema's table and column
+/// names resolved once per model entity, so that saving and loading a record
+/// cost dictionary reads, not scans of the schema.
+struct SQLiteMapping: @unchecked Sendable {
+    /// Where one relationship's destinations live (the schema's lookup).
+    typealias Storage = SQLiteRelationshipStorage
+
+    /// One entity's table, number and stored properties.
+    struct Entity {
+        let description: NSEntityDescription
+        let number: Int
+        /// The numbers of the entity and its sub-entities.
+        let numbers: ClosedRange<Int>
+        let table: String
+        /// Stored attributes with their columns.
+        let attributes: [(attribute: NSAttributeDescription, column: String)]
+        /// Stored relationships with where their destinations live.
+        let relationships: [(relationship: NSRelationshipDescription, storage: Storage)]
+        /// Every property's column, for sorts and predicates.
+        let columns: [String: String]
+    }
+
+    let schema: SQLiteSchema
+    private let byName: [String: Entity]
+    private let byNumber: [Int: NSEntityDescription]
+
+    /// The mapping of the entities of `configuration` of `model`. Throws
+    /// NSPersistentStoreInvalidTypeError for a model the layout cannot hold.
+    init(model: NSManagedObjectModel, configuration: String?) throws {
+        let entities = model.entities(forConfigurationName: configuration) ?? []
+        do {
+            schema = try SQLiteSchema(model: model, configuration: configuration)
+        } catch let error as SQLiteSchemaError {
+            throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The model cannot be stored in SQLite: \(error.description).")
+        }
+        let descriptions = Dictionary(entities.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
+        var byName: [String: Entity] = [:], byNumber: [Int: NSEntityDescription] = [:]
+        for entity in schema.entities {
+            guard let description = descriptions[entity.name], let table = schema.table(named: entity.table) else { continue }
+            byNumber[entity.number] = description
+            byName[entity.name] = Self.entity(description, entity, table, schema: schema)
+        }
+        self.byName = byName
+        self.byNumber = byNumber
+    }
+
+    /// The mapping of `entity`; nil when the store does not hold it.
+    func entity(_ entity: NSEntityDescription) -> Entity? { byName[entity.name ?? ""] }
+
+    /// The model entity whose `Z_ENT` is `number`.
+    func entity(number: Int) -> NSEntityDescription? { byNumber[number] }
+
+    /// The DDL of a new store.
+    var createStatements: [String] { schema.createStatements }
+
+    private static func entity(_ description: NSEntityDescription, _ entity: SQLiteEntity, _ table: SQLiteTable,
+                               schema: SQLiteSchema) -> Entity {
+        var attributes: [(NSAttributeDescription, String)] = []
+        var relationships: [(NSRelationshipDescription, Storage)] = []
+        var columns: [String: String] = [:]
+        for property in description.properties where !property.isTransient {
+            switch property {
+            case let attribute as NSAttributeDescription:
+                guard let column = schema.columnName(forProperty: attribute.name, ofEntity: entity.name) else { continue }
+                attributes.append((attribute, column))
+                columns[attribute.name] = column
+            case let relationship as NSRelationshipDescription:
+                guard let storage = schema.storage(ofRelationship: relationship.name, ofEntity: entity.name) else { continue }
+                relationships.append((relationship, storage))
+                if case .foreignKey(let key) = storage { columns[relationship.name] = key.column }
+            default: break
+            }
+        }
+        return Entity(description: description, number: entity.number, numbers: entity.numbers, table: entity.table,
+                      attributes: attributes, relationships: relationships, columns: columns)
+    }
+}

@@ -1,0 +1,103 @@
+import GRDB
+
+/// Reads records back into snapshots: one query per table and chunk of 500
+/// keys for the rows, then one query per to-many relationship and chunk for
+/// the destinations (from the inverse key, the join table or the hidden key,
+/// in order-key order when ordered).
+struct SQLiteRecordReader {
+    /// Keys per `IN (…)` list: well below SQLite's bound-parameter limit.
+    static let chunkSize = 500
+
+    let store: SQLiteStore
+    let db: Database
+
+    func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: StoreSnapshot] {
+        var found: [NSManagedObjectID: StoreSnapshot] = [:]
+        let byTable = Dictionary(grouping: ids) { store.mapping.entity($0.entity)?.table ?? "" }
+        for (table, group) in byTable where !table.isEmpty {
+            let wanted = Dictionary(group.map { ($0.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
+            for chunk in Self.chunks(Array(wanted.keys)) {
+                try readRows(table: table, keys: chunk, wanted: wanted, into: &found)
+            }
+        }
+        try readToMany(into: &found)
+        return found
+    }
+
+    /// Reads the rows `keys` of `table`, keeping those whose Z_ENT is the entity the ID names.
+    private func readRows(table: String, keys: [Int64], wanted: [Int64: NSManagedObjectID],
+                          into found: inout [NSManagedObjectID: StoreSnapshot]) throws {
+        let sql = "SELECT * FROM \(table) WHERE Z_PK IN (\(Self.placeholders(keys.count)))"
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(keys))
+        while let row = try rows.next() {
+            let pk: Int64 = row["Z_PK"]
+            guard let id = wanted[pk], let entity = store.mapping.entity(id.entity),
+                  row["Z_ENT"] as Int == entity.number else { continue }
+            var snapshot = StoreSnapshot(objectID: id, version: row["Z_OPT"] ?? 0)
+            for (attribute, column) in entity.attributes {
+                let dbValue: DatabaseValue = row[column]
+                if let value = SQLiteValueCoding.value(dbValue, for: attribute, external: externalData) {
+                    snapshot.attributes[attribute.name] = value
+                }
+            }
+            for (relationship, storage) in entity.relationships {
+                guard case .foreignKey(let foreignKey) = storage, let key: Int64 = row[foreignKey.column] else { continue }
+                let destination = foreignKey.entityColumn.flatMap { row[$0] as Int? }.flatMap(store.mapping.entity(number:))
+                    ?? relationship.destinationEntity
+                if let destination { snapshot.toOne[relationship.name] = store.objectID(for: destination, primaryKey: key) }
+            }
+            found[id] = snapshot
+        }
+    }
+
+    /// Fills the to-many relationships of the snapshots in `found`.
+    private func readToMany(into found: inout [NSManagedObjectID: StoreSnapshot]) throws {
+        let byEntity = Dictionary(grouping: found.keys) { ObjectIdentifier($0.entity) }
+        for ids in byEntity.values {
+            guard let entity = store.mapping.entity(ids[0].entity) else { continue }
+            let idsByKey = Dictionary(ids.map { ($0.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
+            for (relationship, storage) in entity.relationships where relationship.isToMany {
+                guard let destinationTable = relationship.destinationEntity.flatMap(store.mapping.entity)?.table else { continue }
+                for chunk in Self.chunks(Array(idsByKey.keys)) {
+                    let sql: String
+                    switch storage {
+                    case .foreignKey: continue
+                    case .inverseForeignKey(let key):
+                        let (table, column, order) = (key.table, key.column, key.orderColumn)
+                        sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(chunk.count)))"
+                            + " ORDER BY \(order.map { "\($0), " } ?? "")Z_PK"
+                    case .hiddenForeignKey(let table, let column):
+                        sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(chunk.count))) ORDER BY Z_PK"
+                    case .joinTable(let join):
+                        sql = "SELECT j.\(join.source), d.Z_PK, d.Z_ENT FROM \(join.table) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.destination)"
+                            + " WHERE j.\(join.source) IN (\(Self.placeholders(chunk.count)))"
+                            + " ORDER BY \(join.order.map { "j.\($0), " } ?? "")d.Z_PK"
+                    }
+                    let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk))
+                    while let row = try rows.next() {
+                        let source: Int64 = row[0], key: Int64 = row[1], number: Int = row[2]
+                        guard let sourceID = idsByKey[source], let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }
+                        found[sourceID]!.toMany[relationship.name, default: []].append(destination)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The bytes of an attribute kept outside the database: the tag's
+    /// remainder names a file in `.<store name>_SUPPORT/_EXTERNAL_DATA/`.
+    private func externalData(_ reference: Data) -> Data? {
+        guard let url = store.url, let name = String(data: reference, encoding: .utf8)?.trimmingCharacters(in: .controlCharacters) else { return nil }
+        let folder = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent)_SUPPORT/_EXTERNAL_DATA")
+        return try? Data(contentsOf: folder.appendingPathComponent(name))
+    }
+
+    static func chunks(_ keys: [Int64]) -> [[Int64]] {
+        stride(from: 0, to: keys.count, by: chunkSize).map { Array(keys[$0..<min($0 + chunkSize, keys.count)]) }
+    }
+
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,163 @@
+import GRDB
+
+/// The SQLite store (`NSSQLiteStoreType`): records in a file laid out as Core
+/// Data lays it out (``SQLiteSchema``), so stores move between Apple
+/// platforms and Linux.
+///
+/// Reads go through a GRDB `DatabasePool` in WAL mode (readers do not wait
+/// for the writer), each save is one write transaction, and fetches run as
+/// SQL with bound parameters. The coordinator calls the record operations one
+/// at a time, so the store keeps no lock of its own.
+final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
+    override var type: String { NSSQLiteStoreType }
+
+    /// The connection(s); set by `loadMetadata()`.
+    private(set) var database: (any DatabaseWriter)!
+    /// Table and column names of every entity; set by `loadMetadata()`.
+    private(set) var mapping: SQLiteMapping!
+    /// The metadata as last written to Z_METADATA, to write it again only when it changed.
+    private var writtenMetadata = Data()
+    /// Records the last fetch read with its rows, waiting for their faults to
+    /// fire: each is handed out once, and a save or the next fetch drops them,
+    /// so they are never older than the fetch that read them.
+    private var prefetched: [NSManagedObjectID: StoreSnapshot] = [:]
+    private var batches = SQLiteFaultBatches()
+
+    /// How many records read ahead wait for their faults (bounded by one fetch result or one batch).
+    var waitingRecordCount: Int { prefetched.count }
+
+    override func loadMetadata() throws {
+        guard let coordinator = persistentStoreCoordinator, let url else {
+            throw NSError.coreData(NSPersistentStoreOpenError, "An SQLite store needs a coordinator and a file URL.")
+        }
+        let model = coordinator.managedObjectModel
+        let configuration = configurationName == NSManagedObjectModel.defaultConfigurationName ? nil : configurationName
+        mapping = try SQLiteMapping(model: model, configuration: configuration)
+        database = try SQLiteConnection.open(at: url, options: options, readOnly: isReadOnly)
+        try translatingErrors {
+            if let existing = try database.read(SQLiteMetadata.read) {
+                metadata = existing
+                if (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true {
+                    metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
+                } else {
+                    try SQLiteStoreSetup.checkCompatible(existing, model: model, mapping: mapping, url: url)
+                    writtenMetadata = try Self.encoded(existing)
+                }
+                try database.read { try SQLiteStoreSetup.checkLayout($0, mapping: mapping, url: url) }
+                return
+            }
+            guard try !database.read(SQLiteStoreSetup.hasTables) else {
+                throw NSError.coreData(NSPersistentStoreInvalidTypeError, "\(url.lastPathComponent) is an SQLite file but not a Core Data store.",
+                                       userInfo: [NSFilePathErrorKey: url.path])
+            }
+            guard !isReadOnly else {
+                throw NSError.coreData(NSPersistentStoreOpenError, "The read-only store at \(url.path) is empty.")
+            }
+            metadata = SQLiteStoreSetup.newMetadata(uuid: identifier ?? UUID().uuidString, model: model, mapping: mapping)
+            try SQLiteStoreSetup.create(database, mapping: mapping, metadata: metadata)
+            writtenMetadata = try Self.encoded(metadata)
+        }
+    }
+
+    // MARK: Record operations
+
+    override func newPrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+        try refuseIfReadOnly()
+        guard let mapped = mapping.entity(entity) else { throw notHeld(entity) }
+        // Core Data keeps the hierarchy's high-water mark on the root's row (sub-entities keep 0).
+        guard mapped.number > 0 else { throw notHeld(entity) }
+        let root = rootNumber(of: entity)
+        return try translatingErrors {
+            try database.write { db in
+                let last = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
+                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [last + Int64(count), root])
+                return (0..<Int64(count)).map { last + 1 + $0 }
+            }
+        }
+    }
+
+    override func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: StoreSnapshot] {
+        var found: [NSManagedObjectID: StoreSnapshot] = [:]
+        var missing: [NSManagedObjectID] = []
+        for id in ids where id.storeIdentifier == identifier && id.primaryKey != nil {
+            if let snapshot = prefetched.removeValue(forKey: id) { found[id] = snapshot } else { missing.append(id) }
+        }
+        guard !missing.isEmpty else { return found }
+        let wanted = batches.widened(missing)
+        var loaded = try translatingErrors {
+            try database.read { db in try SQLiteRecordReader(store: self, db: db).snapshots(for: wanted) }
+        }
+        for id in missing { found[id] = loaded.removeValue(forKey: id) }
+        // The rest of the batch waits for its own faults; it replaces the previous batch.
+        if wanted.count > missing.count { prefetched = loaded }
+        return found
+    }
+
+    override func execute(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
+        prefetched = [:]
+        let (ids, snapshots) = try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).run() }
+        prefetched = snapshots
+        if fetch.request.resultType == .managedObjectResultType { batches.remember(ids, batchSize: fetch.request.fetchBatchSize) }
+        return ids
+    }
+
+    override func count(_ fetch: StoreFetch) throws -> Int {
+        try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).count() }
+    }
+
+    override func save(_ changes: StoreChangeSet) throws {
+        try refuseIfReadOnly()
+        let metadataNow = try Self.encoded(metadata)
+        let metadataChanged = metadataNow != writtenMetadata
+        guard !changes.isEmpty || metadataChanged else { return }
+        prefetched = [:]
+        batches.forget()
+        try translatingErrors {
+            try database.write { db in
+                try SQLiteRecordWriter(mapping: mapping, db: db).apply(changes)
+                if metadataChanged { try SQLiteMetadata.write(metadata, db) }
+            }
+        }
+        writtenMetadata = metadataNow
+    }
+
+    // MARK: Helpers
+
+    /// The permanent ID of the row `pk` whose `Z_ENT` is `entityNumber`.
+    func objectID(entityNumber: Int, primaryKey pk: Int64) -> NSManagedObjectID? {
+        mapping.entity(number: entityNumber).map { objectID(for: $0, primaryKey: pk) }
+    }
+
+    private func rootNumber(of entity: NSEntityDescription) -> Int {
+        var root = entity
+        while let parent = root.superentity, mapping.entity(parent) != nil { root = parent }
+        return mapping.entity(root)?.number ?? 0
+    }
+
+    private func refuseIfReadOnly() throws {
+        if isReadOnly {
+            throw NSError.coreData(NSPersistentStoreSaveError, "The store at \(url?.path ?? "") is read-only.")
+        }
+    }
+
+    private func notHeld(_ entity: NSEntityDescription) -> NSError {
+        NSError.coreData(NSPersistentStoreSaveError, "The SQLite store has no table for entity \(entity.name ?? "").")
+    }
+
+    private static func encoded(_ metadata: [String: Any]) throws -> Data {
+        try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
+    }
+
+    /// Runs `body`, turning GRDB errors into NSErrors (NSSQLiteError, 134180,
+    /// or NSPersistentStoreTimeoutError when the database stayed locked).
+    func translatingErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+            throw NSError.coreData(busy ? NSPersistentStoreTimeoutError : NSSQLiteError,
+                                   "SQLite error at \(url?.lastPathComponent ?? "the store"): \(error.message ?? "\(error)")",
+                                   userInfo: [NSSQLiteErrorDomain: Int(error.resultCode.rawValue), NSUnderlyingErrorKey: error as NSError])
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import GRDB
+
+/// First open and reopen of an SQLite store: creating Core Data's tables and
+/// metadata in an empty file, or checking that an existing store was written
+/// for the model being used (shared/reference §7.1, §8.2).
+enum SQLiteStoreSetup {
+    /// Metadata key: the version of the hashing scheme (3 in every Core Data store).
+    static let hashesVersionKey = "NSStoreModelVersionHashesVersion"
+    /// Metadata key: the model's version identifiers.
+    static let versionIdentifiersKey = "NSStoreModelVersionIdentifiers"
+    /// Metadata key: the auto-vacuum level, a string (`"2"`: incremental).
+    static let autoVacuumKey = "_NSAutoVacuumLevel"
+
+    /// The metadata a new store gets for the entities of `mapping`.
+    static func newMetadata(uuid: String, model: NSManagedObjectModel, mapping: SQLiteMapping) -> [String: Any] {
+        let identifiers = model.versionIdentifiers.map { "\($0)" }.sorted()
+        let hashes = versionHashes(model, mapping)
+        return [
+            NSStoreUUIDKey: uuid,
+            NSStoreTypeKey: NSSQLiteStoreType,
+            NSStoreModelVersionHashesKey: hashes,
+            "NSStoreModelVersionChecksumKey": ModelVersionChecksums.checksum(of: hashes),
+            "NSStoreModelVersionHashesDigest": ModelVersionChecksums.digest(of: hashes),
+            hashesVersionKey: 3,
+            versionIdentifiersKey: identifiers.isEmpty ? [""] : identifiers,
+            autoVacuumKey: "2",
+        ]
+    }
+
+    /// Creates the tables, indexes, `Z_PRIMARYKEY` rows (Z_MAX 0) and
+    /// `Z_METADATA` of a new store in one transaction.
+    static func create(_ writer: any DatabaseWriter, mapping: SQLiteMapping, metadata: [String: Any]) throws {
+        try writer.writeWithoutTransaction { db in
+            // Core Data's stores are incremental (level 2). Opening in WAL mode
+            // already wrote the header, so the empty file is vacuumed to apply it.
+            try db.execute(sql: "PRAGMA auto_vacuum = 2")
+            if try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 2 { try db.execute(sql: "VACUUM") }
+            try db.inTransaction {
+                for statement in mapping.createStatements { try db.execute(sql: statement) }
+                for entity in mapping.schema.entities {
+                    try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                                   arguments: [entity.number, entity.name, entity.superNumber])
+                }
+                try SQLiteMetadata.write(metadata, db)
+                return .commit
+            }
+        }
+    }
+
+    /// Whether the file holds any table (then it must be a Core Data store to be opened).
+    static func hasTables(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table')") ?? false
+    }
+
+    /// Throws NSPersistentStoreIncompatibleVersionHashError (134100), with the
+    /// store's metadata in userInfo, when `metadata` was not written for the
+    /// entities of `mapping`: an entity added, removed or changed.
+    static func checkCompatible(_ metadata: [String: Any], model: NSManagedObjectModel, mapping: SQLiteMapping, url: URL) throws {
+        let stored = (metadata[NSStoreModelVersionHashesKey] as? [String: Any]) ?? [:]
+        let expected = versionHashes(model, mapping)
+        let differing = Set(stored.keys).symmetricDifference(expected.keys)
+            .union(expected.filter { stored[$0.key] as? Data != $0.value }.map(\.key))
+        guard !differing.isEmpty else { return }
+        throw NSError.coreData(NSPersistentStoreIncompatibleVersionHashError,
+                               "The model used to open the store is incompatible with the one used to create the store "
+                               + "(entities that differ: \(differing.sorted().joined(separator: ", "))).",
+                               userInfo: ["metadata": metadata, NSFilePathErrorKey: url.path,
+                                          "reason": "The model used to open the store is incompatible with the one used to create the store"])
+    }
+
+    /// Throws NSPersistentStoreIncompatibleSchemaError (134020) when the file's
+    /// entity numbers or tables are not the ones the store would read and
+    /// write for this model (a store written by another model version with
+    /// the same hashes, or with hash checking switched off): reading it would
+    /// be silently wrong. One query for the numbers and one per table.
+    static func checkLayout(_ db: Database, mapping: SQLiteMapping, url: URL) throws {
+        var problems: [String] = []
+        let stored = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY")
+        let numbers = Dictionary(stored.map { ($0["Z_NAME"] as String? ?? "", $0["Z_ENT"] as Int? ?? 0) }, uniquingKeysWith: { a, _ in a })
+        for entity in mapping.schema.entities where numbers[entity.name] != entity.number {
+            problems.append("entity \(entity.name) is number \(numbers[entity.name].map(String.init) ?? "missing") in the file, \(entity.number) in the model")
+        }
+        for table in mapping.schema.tables {
+            let columns = try Set(Row.fetchAll(db, sql: "PRAGMA table_info(\(table.name))").map { $0["name"] as String })
+            let missing = table.columns.map(\.name).filter { !columns.contains($0) }
+            if !missing.isEmpty { problems.append("table \(table.name) lacks \(missing.joined(separator: ", "))") }
+        }
+        guard !problems.isEmpty else { return }
+        throw NSError.coreData(NSPersistentStoreIncompatibleSchemaError,
+                               "The store's tables do not match the model: \(problems.prefix(5).joined(separator: "; ")).",
+                               userInfo: [NSFilePathErrorKey: url.path])
+    }
+
+    private static func versionHashes(_ model: NSManagedObjectModel, _ mapping: SQLiteMapping) -> [String: Data] {
+        let names = Set(mapping.schema.entities.map(\.name))
+        return model.entityVersionHashesByName.filter { names.contains($0.key) }
+    }
+}

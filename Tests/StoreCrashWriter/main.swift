@@ -1,0 +1,64 @@
+// Saves large batches into an SQLite store until it is killed; the crash
+// test (SQLiteCrashTests) kills it at random points and checks the store.
+//
+// Usage: StoreCrashWriter <store path> <objects per save>
+// Each save k inserts `count` Nodes with batch = k (each owning one Item),
+// sets touched = k on every Node of batch k - 1 and deletes the Nodes of
+// batch k - 3 (Cascade takes their Items). It prints "saving k" before
+// each save and "saved k" after it returns. It starts after the highest batch already in the store.
+import Foundation
+import OpenCoreData
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let count = Int(arguments[2]) else {
+    FileHandle.standardError.write("usage: StoreCrashWriter <store path> <objects per save>\n".data(using: .utf8)!)
+    exit(2)
+}
+let coordinator = NSPersistentStoreCoordinator(managedObjectModel: CrashModel.make())
+try coordinator.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: arguments[1]))
+let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+context.persistentStoreCoordinator = coordinator
+
+func nodes(batch: Int64) throws -> [NSManagedObject] {
+    let request = NSFetchRequest<NSManagedObject>(entityName: "Node")
+    request.predicate = NSPredicate(format: "batch == %@", NSNumber(value: batch))
+    return try context.fetch(request)
+}
+
+let latest = NSFetchRequest<NSManagedObject>(entityName: "Node")
+latest.sortDescriptors = [NSSortDescriptor(key: "batch", ascending: false)]
+latest.fetchLimit = 1
+var batch = (try context.fetch(latest).first?.value(forKey: "batch") as? Int64) ?? 0
+while true {
+    batch += 1
+    for index in 0..<count {
+        let node = NSEntityDescription.insertNewObject(forEntityName: "Node", into: context)
+        node.setValue(batch, forKey: "batch")
+        node.setValue(Int64(index), forKey: "index")
+        let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
+        item.setValue(batch, forKey: "batch")
+        item.setValue(node, forKey: "owner")
+    }
+    for node in try nodes(batch: batch - 1) { node.setValue(batch, forKey: "touched") }
+    for node in try nodes(batch: batch - 3) { context.delete(node) }
+    FileHandle.standardOutput.write("saving \(batch)\n".data(using: .utf8)!)
+    try context.save()
+    context.reset()
+    FileHandle.standardOutput.write("saved \(batch)\n".data(using: .utf8)!) // unbuffered: the parent reads it at once
+}
+
+/// The model shared with the test (kept in sync by hand: the test builds the same).
+enum CrashModel {
+    static func make() -> NSManagedObjectModel {
+        let node = NSEntityDescription(name: "Node"), item = NSEntityDescription(name: "Item")
+        let items = NSRelationshipDescription(name: "items", destination: item, toMany: true, deleteRule: .cascadeDeleteRule)
+        let owner = NSRelationshipDescription(name: "owner", destination: node, toMany: false, deleteRule: .nullifyDeleteRule)
+        items.inverseRelationship = owner
+        owner.inverseRelationship = items
+        node.properties = ["batch", "index", "touched"].map { NSAttributeDescription(name: $0, type: .integer64AttributeType, isOptional: true) } + [items]
+        item.properties = [NSAttributeDescription(name: "batch", type: .integer64AttributeType, isOptional: true), owner]
+        let model = NSManagedObjectModel()
+        model.entities = [node, item]
+        return model
+    }
+}
