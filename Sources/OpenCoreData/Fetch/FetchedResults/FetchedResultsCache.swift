@@ -5,8 +5,9 @@
 /// The file lies in a folder beside the store (`<store>-FRCCaches/<name>.plist`),
 /// or in the user's caches folder when the store has no file. It records the
 /// request (entity, predicate, sort descriptors, section key path, window) and a
-/// stamp of the stores (identifier, saves made, file size and modification
-/// date); a cache whose request or stamp differs is ignored and rewritten.
+/// stamp of the stores (identifier, file size and modification date, and the
+/// saves made by the store objects that wrote it); a cache whose request or
+/// stamp differs is ignored and rewritten.
 /// Only results of unsaved-change-free contexts with property-list sort keys
 /// (strings, numbers, dates, data) are cached.
 struct FetchedResultsCache {
@@ -33,6 +34,7 @@ struct FetchedResultsCache {
               let data = try? Data(contentsOf: file),
               let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
               plist["fingerprint"] as? String == fingerprint, plist["stamp"] as? String == stamp(),
+              plist["saves"] as? String == saves() || plist["instances"] as? String != instances(),
               let rows = plist["entries"] as? [[Any]] else { return nil }
         var entries: [FetchedResultsEntry] = []
         entries.reserveCapacity(rows.count)
@@ -57,16 +59,19 @@ struct FetchedResultsCache {
                              entry.keys.map { $0.map { [$0] } ?? [] }])
             }
         }
-        let plist: [String: Any] = ["fingerprint": fingerprint, "stamp": stamp(), "entries": rows]
+        let plist: [String: Any] = ["fingerprint": fingerprint, "stamp": stamp(), "instances": instances(), "saves": saves(), "entries": rows]
         guard let data = try? PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0) else { return }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? data.write(to: file, options: .atomic)
     }
 
-    /// What identifies the current state of the context's stores.
+    private var stores: [NSPersistentStore] { context.persistentStoreCoordinator?.persistentStores ?? [] }
+
+    /// What identifies the stores' contents across launches: identifiers,
+    /// and the size and modification date of their files.
     private func stamp() -> String {
-        (context.persistentStoreCoordinator?.persistentStores ?? []).map { store in
-            var parts = [store.identifier ?? "", "\(store.generation)"]
+        stores.map { store in
+            var parts = [store.identifier ?? ""]
             if let path = store.url?.path, path != "/dev/null" {
                 for file in [path, path + "-wal"] {
                     let attributes = try? FileManager.default.attributesOfItem(atPath: file)
@@ -76,6 +81,19 @@ struct FetchedResultsCache {
             }
             return parts.joined(separator: ":")
         }.joined(separator: ";")
+    }
+
+    // A file's date may not change between two quick saves; within the
+    // process that wrote the cache, the stores' save counts must match too.
+
+    /// The store objects of this process, as the cache recorded them.
+    private func instances() -> String {
+        stores.map { "\(ProcessInfo.processInfo.processIdentifier).\(UInt(bitPattern: ObjectIdentifier($0).hashValue))" }.joined(separator: ";")
+    }
+
+    /// How many saves those store objects made.
+    private func saves() -> String {
+        stores.map { "\($0.generation)" }.joined(separator: ";")
     }
 
     private static func isPropertyListValue(_ value: Any?) -> Bool {

@@ -65,6 +65,42 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
+    @Test(.enabled(if: FetchedResultsModels.storeTypes.contains(.sqlite)))
+    func sqliteCachesSurviveRelaunchesUntilTheFileChanges() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("Items.sqlite")
+        // Each "launch" is a new coordinator on the same file.
+        func launch() throws -> NSManagedObjectContext {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: FetchedResultsModels.items())
+            try coordinator.addPersistentStore(type: .sqlite, at: url)
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            return context
+        }
+        let first = try launch()
+        for (name, rank, group) in [("a1", 1, "a"), ("b1", 2, "b"), ("a2", 0, "a")] {
+            _ = TestStack.insert("Item", into: first, ["name": name, "rank": rank, "group": group])
+        }
+        try first.save()
+        try controller(first, cacheName: "launches").performFetch()
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Items.sqlite-FRCCaches/launches.plist").path))
+
+        let second = try launch()
+        let cached = controller(second, cacheName: "launches")
+        try cached.performFetch()
+        #expect(cached.fetchedObjects?.allSatisfy(\.isFault) == true)
+        #expect(cached.fetchedObjects?.map { $0.value(forKey: "name") as! String } == ["a2", "a1", "b1"])
+
+        _ = TestStack.insert("Item", into: second, ["name": "c1", "rank": 0, "group": "c"])
+        try second.save()
+        let third = try launch()
+        let refetched = controller(third, cacheName: "launches")
+        try refetched.performFetch()
+        #expect(refetched.fetchedObjects?.map { $0.value(forKey: "name") as! String } == ["a2", "a1", "b1", "c1"])
+    }
+
     @Test func trackingWorksOnCachedResults() throws {
         let name = "cache-\(UUID().uuidString)"
         defer { NSFetchedResultsController<NSManagedObject>.deleteCache(withName: name) }
