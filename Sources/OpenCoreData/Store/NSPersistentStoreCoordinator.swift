@@ -46,6 +46,13 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(ofType storeType: String, configurationName configuration: String?,
                                    at storeURL: URL?, options: [AnyHashable: Any]?) throws -> NSPersistentStore {
+        // A model built in code is checked the way Xcode checks a model file,
+        // so that a broken one fails here with a message instead of misbehaving later.
+        do {
+            try managedObjectModel.validateAcceptingXcodeWarnings()
+        } catch {
+            throw error as NSError
+        }
         guard let storeClass = Self.registeredStoreTypesByName[storeType] else {
             throw NSError.coreData(NSPersistentStoreInvalidTypeError, "Unknown store type '\(storeType)'.")
         }

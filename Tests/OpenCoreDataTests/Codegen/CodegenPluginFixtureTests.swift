@@ -20,7 +20,10 @@ import OpenCoreData
 
     static let build: Result<Subprocess.Run, Error> = Result {
         let started = Date()
-        let run = try Subprocess.run(["swift", "build", "--package-path", fixture.path, "--scratch-path", scratch.path])
+        // Without manifest caching: SwiftPM otherwise keeps a stale list of the
+        // root package's sources when files are added in nested folders.
+        let run = try Subprocess.run(["swift", "build", "--package-path", fixture.path, "--scratch-path", scratch.path,
+                                      "--disable-build-manifest-caching"])
         print("codegen plugin fixture: built in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         return run
     }

@@ -23,8 +23,9 @@ final class NotificationRecorder: @unchecked Sendable {
 /// (§3.3), lookup and uniquing (§3.1, §3.5), inverse maintenance,
 /// concurrency (§3.1) and merging.
 @Suite struct ContextBehaviourTests {
-    @Test func notifications() throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func notifications(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         let recorder = NotificationRecorder([.NSManagedObjectContextObjectsDidChange, .NSManagedObjectContextWillSave,
                                              .NSManagedObjectContextDidSave, NSManagedObjectContext.didSaveObjectIDsNotification],
                                             object: context)
@@ -57,8 +58,9 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(album.managedObjectContext == nil && context.registeredObjects.isEmpty && !context.hasChanges)
     }
 
-    @Test func refreshAndRollback() throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func refreshAndRollback(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         let album = TestStack.insert("Album", into: context, ["name": "A", "sheets": 1])
         try context.save()
         let other = TestStack.sibling(of: context)
@@ -85,8 +87,9 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(album.value(forKey: "name") as? String == "Again")
     }
 
-    @Test func lookupAndUniquing() throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func lookupAndUniquing(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         let album = TestStack.insert("Album", into: context, ["name": "A"])
         #expect(context.registeredObject(for: album.objectID) === album)
         try context.save()
@@ -102,8 +105,9 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(context.registeredObject(for: album.objectID) == nil)
     }
 
-    @Test func inverseMaintenanceMovesObjects() throws {
-        let context = try TestStack.context(TestStack.companyModel(rule: .nullifyDeleteRule))
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func inverseMaintenanceMovesObjects(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.companyModel(rule: .nullifyDeleteRule), kind)
         let a = TestStack.insert("Department", into: context, ["name": "A"])
         let b = TestStack.insert("Department", into: context, ["name": "B"])
         let ada = TestStack.insert("Employee", into: context, ["name": "Ada", "department": a])
@@ -119,8 +123,9 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(ada.value(forKey: "department") == nil)
     }
 
-    @Test func propagationOnlyAtSaveWhenAsked() throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func propagationOnlyAtSaveWhenAsked(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         context.propagatesDeletesAtEndOfEvent = false
         let album = TestStack.insert("Album", into: context)
         let photo = TestStack.insert("Photo", into: context, ["album": album])
@@ -132,8 +137,9 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(photo.managedObjectContext == nil)
     }
 
-    @Test func queues() async throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func queues(kind: TestStack.StoreKind) async throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         let names = try await context.perform {
             let album = TestStack.insert("Album", into: context, ["name": "A"])
             try context.save()
@@ -159,8 +165,9 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType).concurrencyType == .mainQueueConcurrencyType)
     }
 
-    @Test func mergeChangesFromAnotherContext() throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func mergeChangesFromAnotherContext(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         let album = TestStack.insert("Album", into: context, ["name": "A"])
         let photo = TestStack.insert("Photo", into: context, ["album": album, "name": "p"])
         try context.save()

@@ -120,8 +120,9 @@ import Testing
         #expect(error.userInfo[NSValidationKeyErrorKey] as? String == "members")
     }
 
-    @Test func denyDelete() throws {
-        let context = try TestStack.context(TestStack.shoppingModel(unitRule: .denyDeleteRule))
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func denyDelete(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.shoppingModel(unitRule: .denyDeleteRule), kind)
         let unit = TestStack.insert("Unit", into: context, ["name": "Kg"])
         _ = TestStack.insert("Item", into: context, ["name": "corn", "unit": unit])
         try context.save()
@@ -154,9 +155,10 @@ import Testing
     /// A subclass's own rules: Core Data's validate<Key> hook is an override
     /// of validateValue(_:forKey:) here (docs/Differences.md); a corrected
     /// value is stored.
-    @Test func customValidationHook() throws {
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func customValidationHook(kind: TestStack.StoreKind) throws {
         NSManagedObject.register(CheckedPerson.self)
-        let context = try TestStack.context(Self.model(personClass: "CheckedPerson"))
+        let context = try TestStack.context(Self.model(personClass: "CheckedPerson"), kind)
         let team = TestStack.insert("Team", into: context, ["name": "A"])
         let person = TestStack.insert("Person", into: context, ["name": "Bob", "team": team, "leads": team])
         #expect(person is CheckedPerson)

@@ -1,12 +1,11 @@
 import Testing
 @testable import OpenCoreData
 
-/// Fetch requests with predicates and sort descriptors against the in-memory
-/// store (NSFetchRequest.h; the seeds' "sorted by name" walk-through).
+/// Fetch requests with predicates and sort descriptors against each store (NSFetchRequest.h; the seeds' "sorted by name" walk-through).
 @Suite struct PredicateFetchTests {
     /// Three albums with photos, saved.
-    static func albums() throws -> NSManagedObjectContext {
-        let context = try TestStack.context(TestStack.albumsModel())
+    static func albums(_ kind: TestStack.StoreKind) throws -> NSManagedObjectContext {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         try context.performAndWait { () throws in
             for (albumName, photos) in [("Summer", ["beach", "Sunset", "ants"]), ("autumn", ["leaves"]), ("Winter", [])] {
                 let album = TestStack.insert("Album", into: context, ["name": albumName, "sheets": photos.count])
@@ -22,8 +21,9 @@ import Testing
 
     static func names(_ objects: [NSManagedObject]) -> [String] { objects.map { $0.value(forKey: "name") as? String ?? "?" } }
 
-    @Test func sortedByNameAndFiltered() throws {
-        let context = try Self.albums()
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func sortedByNameAndFiltered(kind: TestStack.StoreKind) throws {
+        let context = try Self.albums(kind)
         try context.performAndWait { () throws in
             let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
             // compare: is a literal comparison: uppercase letters sort first (NSString.h).
@@ -39,8 +39,9 @@ import Testing
         }
     }
 
-    @Test func sortAcrossARelationshipThenWindow() throws {
-        let context = try Self.albums()
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func sortAcrossARelationshipThenWindow(kind: TestStack.StoreKind) throws {
+        let context = try Self.albums(kind)
         try context.performAndWait { () throws in
             let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
             request.sortDescriptors = [NSSortDescriptor(key: "album.name", ascending: false),
@@ -52,8 +53,9 @@ import Testing
         }
     }
 
-    @Test func toManyOperatorsInPredicates() throws {
-        let context = try Self.albums()
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func toManyOperatorsInPredicates(kind: TestStack.StoreKind) throws {
+        let context = try Self.albums(kind)
         try context.performAndWait { () throws in
             let request = NSFetchRequest<NSManagedObject>(entityName: "Album")
             request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
@@ -70,8 +72,9 @@ import Testing
 
     /// includesPendingChanges (default true): unsaved inserts that match
     /// appear, unsaved changes count, deleted objects disappear.
-    @Test func pendingChangesTakePartInPredicatesAndSorting() throws {
-        let context = try Self.albums()
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func pendingChangesTakePartInPredicatesAndSorting(kind: TestStack.StoreKind) throws {
+        let context = try Self.albums(kind)
         try context.performAndWait { () throws in
             let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
             request.predicate = NSPredicate(format: "name CONTAINS[c] 'a'")
@@ -89,8 +92,9 @@ import Testing
         }
     }
 
-    @Test func unknownKeyPathIsAnErrorNotACrash() throws {
-        let context = try Self.albums()
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func unknownKeyPathIsAnErrorNotACrash(kind: TestStack.StoreKind) throws {
+        let context = try Self.albums(kind)
         context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
             request.predicate = NSPredicate(format: "album.title == 'x'")

@@ -69,8 +69,9 @@ final class Photo: NSManagedObject {
         #expect(Photo.events == ["insert ", "willSave a", "didSave", "fetch a", "prepareForDeletion a", "willSave a", "didSave"])
     }
 
-    @Test func valuesConvertToTheAttributeType() throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func valuesConvertToTheAttributeType(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         let photo = TestStack.insert("Photo", into: context)
         photo.setValue(7, forKey: "index")
         #expect(photo.value(forKey: "index") as? Int16 == 7)
@@ -102,8 +103,9 @@ final class Photo: NSManagedObject {
         }
     }
 
-    @Test func objectIDsAndURIs() throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func objectIDsAndURIs(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         let album = TestStack.insert("Album", into: context, ["name": "A"])
         let temporary = album.objectID
         #expect(temporary.isTemporaryID && temporary.persistentStore == nil)
@@ -127,8 +129,9 @@ final class Photo: NSManagedObject {
         #expect(coordinator.managedObjectID(forURIRepresentation: temporary.uriRepresentation()) == nil)
     }
 
-    @Test func changeTracking() throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func changeTracking(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         let album = TestStack.insert("Album", into: context, ["name": "A", "sheets": 1])
         #expect(album.isInserted && album.hasChanges && !album.isUpdated)
         #expect(Set(album.changedValues().keys) == ["name", "sheets"])
@@ -148,8 +151,9 @@ final class Photo: NSManagedObject {
         #expect(album.changedValues().isEmpty && !album.hasPersistentChangedValues)
     }
 
-    @Test func primitiveAccessSkipsInverseMaintenance() throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func primitiveAccessSkipsInverseMaintenance(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         let album = TestStack.insert("Album", into: context)
         let photo = TestStack.insert("Photo", into: context)
         photo.setPrimitiveValue(album, forKey: "album")
@@ -160,8 +164,9 @@ final class Photo: NSManagedObject {
         #expect(album.value(forKeyPath: "photos.name") as? NSSet == NSSet())
     }
 
-    @Test func faults() throws {
-        let context = try TestStack.context(TestStack.albumsModel())
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func faults(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
         let album = TestStack.insert("Album", into: context, ["name": "A"])
         try context.save()
         let reader = TestStack.sibling(of: context)

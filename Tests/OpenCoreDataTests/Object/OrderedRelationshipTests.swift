@@ -4,7 +4,7 @@ import Testing
 /// Ordered to-many relationships are NSOrderedSets whose order is kept,
 /// saved and tracked as a change (H-REL `ordered`; seed 004 "Arrangement").
 @Suite struct OrderedRelationshipTests {
-    static func context() throws -> NSManagedObjectContext {
+    static func context(_ kind: TestStack.StoreKind) throws -> NSManagedObjectContext {
         let list = NSEntityDescription(name: "List"), entry = NSEntityDescription(name: "Entry")
         let entries = TestStack.relationship("entries", to: entry, toMany: true, ordered: true)
         let listOf = TestStack.relationship("list", to: list)
@@ -13,15 +13,16 @@ import Testing
         entry.properties = [TestStack.attribute("name", .stringAttributeType), listOf]
         let model = NSManagedObjectModel()
         model.entities = [list, entry]
-        return try TestStack.context(model)
+        return try TestStack.context(model, kind)
     }
 
     static func order(_ list: NSManagedObject) -> [String] {
         (list.value(forKey: "entries") as! NSOrderedSet).array.map { ($0 as! NSManagedObject).value(forKey: "name") as! String }
     }
 
-    @Test func orderIsKeptSavedAndTracked() throws {
-        let context = try Self.context()
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func orderIsKeptSavedAndTracked(kind: TestStack.StoreKind) throws {
+        let context = try Self.context(kind)
         let list = TestStack.insert("List", into: context, ["name": "L"])
         let entries = ["a", "b", "c"].map { TestStack.insert("Entry", into: context, ["name": $0]) }
         let live = list.mutableOrderedSetValue(forKey: "entries")

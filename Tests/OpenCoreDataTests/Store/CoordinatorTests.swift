@@ -76,3 +76,25 @@ import Testing
         #expect(try store.snapshots(for: [album.objectID])[album.objectID]?.version == 2)
     }
 }
+
+/// A model that Xcode would refuse is refused when a store is added, as an
+/// NSError that says what to fix.
+@Suite struct CoordinatorModelValidationTests {
+    @Test func invalidModelIsRejectedWhenAddingAStore() {
+        let outside = NSEntityDescription(name: "NotInModel") // held here: descriptions point at each other weakly
+        let orphan = NSEntityDescription(name: "Orphan", properties: [
+            NSRelationshipDescription(name: "friend", destination: outside),
+        ])
+        let model = NSManagedObjectModel()
+        model.entities = [orphan]
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        do {
+            try coordinator.addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"))
+            Issue.record("a model with a destination outside it was accepted")
+        } catch let error as NSError {
+            #expect(error.domain == NSCocoaErrorDomain && error.code == NSCoreDataError)
+            #expect(error.localizedDescription.contains("friend") && error.localizedDescription.contains("NotInModel"))
+        }
+        #expect(coordinator.persistentStores.isEmpty)
+    }
+}

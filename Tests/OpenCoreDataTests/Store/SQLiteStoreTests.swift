@@ -290,3 +290,26 @@ extension SQLiteStoreTests {
         #expect(error.code == CocoaError.fileReadNoSuchFile.rawValue)
     }
 }
+
+extension SQLiteStoreTests {
+    /// A save waits NSPersistentStoreTimeoutOption seconds for a lock held
+    /// elsewhere, then fails with 134090 and changes nothing.
+    @Test func lockedFileTimesOut() throws {
+        let url = TestStack.temporaryStoreURL()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model())
+        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [NSPersistentStoreTimeoutOption: 0.2])
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true // to hold the lock across calls
+        let other = try DatabaseQueue(path: url.path, configuration: configuration)
+        try other.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        _ = TestStack.insert("Box", into: context, ["name": "waits"])
+        let start = Date()
+        let error = try #require(throws: NSError.self) { try context.save() }
+        #expect(error.code == NSPersistentStoreTimeoutError && Date().timeIntervalSince(start) >= 0.2)
+        try other.inDatabase { try $0.execute(sql: "ROLLBACK") }
+        try context.save()
+        #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Box")) == 1)
+    }
+}

@@ -27,8 +27,8 @@ enum SQLiteConnection {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.label = "OpenCoreData.SQLiteStore"
-        let timeout = (options?[NSPersistentStoreTimeoutOption] as? NSNumber)?.doubleValue
-            ?? (options?[NSPersistentStoreTimeoutOption] as? Double) ?? 240
+        let option = options?[NSPersistentStoreTimeoutOption]
+        let timeout = (option as? Double) ?? (option as? Int).map(Double.init) ?? (option as? NSNumber)?.doubleValue ?? 240
         configuration.busyMode = .timeout(timeout)
         configuration.prepareDatabase { db in
             for (name, value) in settings { try db.execute(sql: "PRAGMA \(name) = \(value)") }

@@ -68,7 +68,7 @@ final class SQLiteQuery {
         /// An attribute column (`t1.ZNAME`), NULL when unset or a to-one on the way is nil.
         case attribute(sql: String, attribute: NSAttributeDescription)
         /// An object: its key and the column of its entity number.
-        case object(key: String, entityNumber: String?, entity: NSEntityDescription)
+        case object(key: String, entityNumber: String?)
         /// The destinations of a to-many relationship of the row `owner`, then `rest` of the path.
         case toMany(owner: String, relationship: NSRelationshipDescription, storage: SQLiteMapping.Storage, rest: [String])
     }
@@ -79,7 +79,7 @@ final class SQLiteQuery {
     func resolve(_ path: [String], alias: String, entity: SQLiteMapping.Entity, in scope: Scope) -> Target? {
         var alias = alias, entity = entity
         guard !path.isEmpty else {
-            return .object(key: "\(alias).Z_PK", entityNumber: "\(alias).Z_ENT", entity: entity.description)
+            return .object(key: "\(alias).Z_PK", entityNumber: "\(alias).Z_ENT")
         }
         for (index, key) in path.enumerated() {
             let isLast = index == path.count - 1
@@ -92,8 +92,7 @@ final class SQLiteQuery {
                 let (column, entityColumn) = (key.column, key.entityColumn)
                 guard let destination = relationship.destinationEntity.flatMap(mapping.entity) else { return nil }
                 if isLast {
-                    return .object(key: "\(alias).\(column)", entityNumber: entityColumn.map { "\(alias).\($0)" },
-                                   entity: destination.description)
+                    return .object(key: "\(alias).\(column)", entityNumber: entityColumn.map { "\(alias).\($0)" })
                 }
                 alias = scope.join(from: alias, column: column, to: destination)
                 entity = destination
