@@ -32,9 +32,9 @@ struct SQLiteCorpusStoreTests {
         ("EasyLife_1.3.0.sqlite", "written by an EasyLife model before TodoItem.project, absent from the corpus"),
     ]
 
-    /// Opens a copy of `store` read-only with the first of `models` whose
+    /// Opens a copy of `store` (read-only unless told otherwise) with the first of `models` whose
     /// entities and columns fit; returns the coordinator, the copy and the model's file.
-    static func open(_ store: URL, models: [URL]) throws -> (NSPersistentStoreCoordinator, URL, URL) {
+    static func open(_ store: URL, models: [URL], readOnly: Bool = true) throws -> (NSPersistentStoreCoordinator, URL, URL) {
         var reasons: [String] = []
         for url in try SQLiteSchemaCorpusTests.rankedModels(for: store, candidates: models) {
             let model = try NSManagedObjectModel.load(contentsOf: url)
@@ -43,7 +43,7 @@ struct SQLiteCorpusStoreTests {
             do {
                 // Our version hashes are not Apple's, so the check is skipped; the layout check still runs.
                 try coordinator.addPersistentStore(type: .sqlite, at: copy, options: [NSIgnorePersistentStoreVersioningOption: true,
-                                                                                      NSReadOnlyPersistentStoreOption: true])
+                                                                                      NSReadOnlyPersistentStoreOption: readOnly])
                 return (coordinator, copy, url)
             } catch {
                 reasons.append("\(url.lastPathComponent): \(error)")
