@@ -10,6 +10,8 @@ public struct StoreFile {
     public var model: NSManagedObjectModel { coordinator.managedObjectModel }
     /// The name of the model version that fits, when the model file has versions.
     public let versionName: String?
+    /// For a model rebuilt from the store's schema, the facts it could not recover.
+    public private(set) var unrecovered: [String] = []
 
     /// Opens `store` read-only with the model at `modelURL`. For a
     /// `.xcdatamodeld`, tries the current version first, then the others,
@@ -39,6 +41,21 @@ public struct StoreFile {
             }
         }
         throw StoreFileError("the model does not fit the store: " + reasons.joined(separator: "; "))
+    }
+
+    /// Opens `store` read-only with a model rebuilt from its own schema, for
+    /// a store whose model is unknown; `unrecovered` says what that model lacks.
+    public init(reconstructing store: URL) throws {
+        _ = try Self.metadata(of: store)
+        let reconstruction = try SQLiteModelReconstruction(store: store)
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: reconstruction.model)
+        do {
+            try coordinator.addPersistentStore(type: .sqlite, at: store, options: [NSIgnorePersistentStoreVersioningOption: true,
+                                                                                   NSReadOnlyPersistentStoreOption: true])
+        } catch {
+            throw StoreFileError("cannot open the store with a model rebuilt from its schema: " + Self.reason(error))
+        }
+        (self.coordinator, versionName, unrecovered) = (coordinator, nil, reconstruction.unrecovered)
     }
 
     /// The metadata of a Core Data SQLite file, or a ``StoreFileError``

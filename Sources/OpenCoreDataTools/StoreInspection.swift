@@ -33,13 +33,17 @@ public struct StoreInspection {
     public let metadata: [String: Any]
     public let entities: [Entity]
     public let verdict: Verdict?
+    /// The model rebuilt from the store's schema, when asked for.
+    public let reconstruction: SQLiteModelReconstruction?
 
-    /// Reads `store`; when `model` is given, also opens the store with it for a verdict.
-    public init(store: URL, model: URL? = nil) throws {
+    /// Reads `store`; when `model` is given, also opens the store with it for
+    /// a verdict; with `reconstruct`, rebuilds a model from the store's schema.
+    public init(store: URL, model: URL? = nil, reconstruct: Bool = false) throws {
         metadata = try StoreFile.metadata(of: store)
         path = store.path
         uuid = metadata[NSStoreUUIDKey] as? String
         entities = try Self.entities(of: store)
+        reconstruction = reconstruct ? try SQLiteModelReconstruction(store: store) : nil
         guard let model else { verdict = nil; return }
         do {
             let file = try StoreFile(store: store, model: model)
@@ -74,7 +78,8 @@ public struct StoreInspection {
     }
 
     /// The inspection as a JSON document: `{"path", "uuid", "metadata",
-    /// "entities": [{"name", "number", "parent", "table", "objects", "maxPrimaryKey"}], "verdict"}`.
+    /// "entities": [{"name", "number", "parent", "table", "objects", "maxPrimaryKey"}], "verdict",
+    /// "reconstructedModel" (as `ocd model` prints it), "unrecovered"}`.
     public var json: String {
         var document: [String: Any] = [
             "path": path,
@@ -86,6 +91,10 @@ public struct StoreInspection {
             },
         ]
         if let verdict { document["verdict"] = verdictJSON(verdict) }
+        if let reconstruction {
+            document["reconstructedModel"] = try? JSONSerialization.jsonObject(with: Data(ModelSummary.json(reconstruction.model).utf8))
+            document["unrecovered"] = reconstruction.unrecovered
+        }
         return JSONValue.document(document)
     }
 
@@ -113,6 +122,11 @@ public struct StoreInspection {
         case .compatibleBySchema(let version)?:
             lines.append("model: compatible by schema\(version.map { " (version \($0))" } ?? ""); version hashes differ, open with NSIgnorePersistentStoreVersioningOption")
         case .incompatible(let reason)?: lines.append("model: incompatible: \(reason)")
+        }
+        if let reconstruction {
+            lines.append("model rebuilt from the schema:")
+            lines.append(ModelSummary.text(reconstruction.model))
+            lines += reconstruction.unrecovered.map { "not recovered: \($0)" }
         }
         return lines.joined(separator: "\n")
     }

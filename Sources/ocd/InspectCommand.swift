@@ -22,12 +22,16 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "A model (.xcdatamodeld, .xcdatamodel or its contents file) to check against the store.")
     var model: String?
 
+    @Flag(help: "Also print the model rebuilt from the store's schema (as `ocd model` does) and what it could not recover.")
+    var reconstruct = false
+
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
     func run() throws {
         try reportingErrors {
-            let inspection = try StoreInspection(store: URL(fileURLWithPath: store), model: model.map { URL(fileURLWithPath: $0) })
+            let inspection = try StoreInspection(store: URL(fileURLWithPath: store), model: model.map { URL(fileURLWithPath: $0) },
+                                                 reconstruct: reconstruct)
             print(format == .json ? inspection.json : inspection.text)
         }
     }

@@ -8,6 +8,7 @@ struct QueryCommand: ParsableCommand {
         abstract: "Print the objects of one entity of a Core Data SQLite store, with attributes and to-one relationships.",
         discussion: """
             Opens the store read-only with the model (for a .xcdatamodeld, the version that fits the store). \
+            Without --model, the model is rebuilt from the store's tables (see `ocd inspect --reconstruct`). \
             Objects of subentities are included. To-one relationships print as the destination's object URI.
             """)
 
@@ -18,8 +19,8 @@ struct QueryCommand: ParsableCommand {
     @Argument(help: "The .sqlite file (its -wal file, if any, beside it).")
     var store: String
 
-    @Option(help: "The model (.xcdatamodeld, .xcdatamodel or its contents file).")
-    var model: String
+    @Option(help: "The model (.xcdatamodeld, .xcdatamodel or its contents file); without it, a model is rebuilt from the store's schema (property names in lower case).")
+    var model: String?
 
     @Option(help: "The entity whose objects to print.")
     var entity: String
@@ -41,7 +42,8 @@ struct QueryCommand: ParsableCommand {
         try reportingErrors {
             // Parsed first: a typo should not wait for the store to open, and its message gives the offset.
             let parsed = try predicate.map { try NSPredicate.parse($0) }
-            let file = try StoreFile(store: URL(fileURLWithPath: store), model: URL(fileURLWithPath: model))
+            let url = URL(fileURLWithPath: store)
+            let file = try model.map { try StoreFile(store: url, model: URL(fileURLWithPath: $0)) } ?? StoreFile(reconstructing: url)
             let keys = sort.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
             let table = try ObjectTable(coordinator: file.coordinator, entityName: entity, predicate: parsed, sortKeys: keys, limit: limit)
             switch format {

@@ -90,6 +90,22 @@ struct OCDStoreCommandTests {
         #expect(table.status == 0 && table.stdout.contains("(2 objects)"))
     }
 
+    /// Without a model: the one rebuilt from the schema, shown by inspect and used by query.
+    @Test func reconstructedModelServesInspectAndQuery() throws {
+        let store = try Self.moody()
+        let json = try #require(try Self.json(OCDModelCommandTests.ocd("inspect", store.path, "--reconstruct", "--format", "json")) as? [String: Any])
+        let entities = try #require((json["reconstructedModel"] as? [String: Any])?["entities"] as? [[String: Any]])
+        let mood = try #require(entities.first { $0["name"] as? String == "Mood" })
+        let relationships = (mood["relationships"] as? [[String: Any]] ?? []).map { "\($0["name"]!)→\($0["destination"]!)" }
+        #expect(relationships == ["continent→Continent", "country→Country"])
+        #expect((json["unrecovered"] as? [String])?.isEmpty == false)
+
+        let query = try OCDModelCommandTests.ocd("query", store.path, "--entity", "Mood", "--predicate", "rating == 0", "--format", "json")
+        let moods = try #require(try Self.json(query) as? [[String: Any]])
+        let expected = try DatabaseQueue(path: store.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZMOOD WHERE ZRATING = 0") }
+        #expect(moods.count == expected && (moods.first?["remoteid"] as? String)?.isEmpty == false)
+    }
+
     /// Bad input is one line on stderr and status 1, without usage text.
     @Test func badInputIsOneLineWithStatusOne() throws {
         let store = try Self.moody()
