@@ -51,3 +51,31 @@ struct SQLiteCorpusWriteTests {
         #expect(saved >= 15)
     }
 }
+
+/// Transformable values in Core Data stores decode through the default
+/// transformer (a keyed archive), and values OpenCoreData archives read back.
+@Suite(.enabled(if: Corpus.stores != nil && Corpus.models != nil, "shared/corpus is absent"))
+struct SQLiteCorpusTransformableTests {
+    /// BookMigration's Book.fileURL names no transformer: its values, keyed
+    /// archives of NSString (file names, despite the attribute's name) written
+    /// on an Apple device, decode on Linux; a URL archived here reads back.
+    @Test func keyedArchivesFromAppleDevicesDecode() throws {
+        let store = try #require(Corpus.stores).appendingPathComponent("hwaxxer__BookMigration__BookMigration_Model1.sqlite")
+        let model = try #require(Corpus.models).appendingPathComponent("hwaxxer__BookMigration__Model__Model1.xml")
+        let (coordinator, copy, _) = try SQLiteCorpusStoreTests.open(store, models: [model], readOnly: false)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let books = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Book"))
+        let names = books.compactMap { $0.value(forKey: "fileURL") as? String }.sorted()
+        #expect(names == ["Cosmos.file", "Extinction.file", "Metamorphosis.file", "The Trial.file"])
+
+        books[0].setValue(URL(fileURLWithPath: "/tmp/Written on Linux.file"), forKey: "fileURL")
+        try context.save()
+        let reopened = try NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel.load(contentsOf: model))
+        try reopened.addPersistentStore(type: .sqlite, at: copy, options: [NSIgnorePersistentStoreVersioningOption: true])
+        let readBack = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        readBack.persistentStoreCoordinator = reopened
+        let urls = try readBack.fetch(NSFetchRequest<NSManagedObject>(entityName: "Book")).compactMap { $0.value(forKey: "fileURL") as? URL }
+        #expect(urls.map(\.lastPathComponent) == ["Written on Linux.file"])
+    }
+}
