@@ -106,6 +106,25 @@ struct OCDStoreCommandTests {
         #expect(moods.count == expected && (moods.first?["remoteid"] as? String)?.isEmpty == false)
     }
 
+    /// A `.xcdatamodeld` whose current version does not fit: the version that does is used.
+    @Test func versionedModelPicksTheVersionThatFits() throws {
+        let bundle = SeedModels.examples.appendingPathComponent("GroceryDude.xcdatamodeld")
+        let older = try ModelVersionBundle(url: bundle).model(named: "Model 4")
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-\(UUID().uuidString).sqlite")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: older)
+        try coordinator.addPersistentStore(type: .sqlite, at: store)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        NSManagedObject(entity: older.entitiesByName["Item"]!, insertInto: context).setValue("Milk", forKey: "name")
+        try context.save()
+        try coordinator.remove(coordinator.persistentStores[0])
+
+        let inspect = try #require(try Self.json(OCDModelCommandTests.ocd("inspect", store.path, "--model", bundle.path, "--format", "json")) as? [String: Any])
+        #expect((inspect["verdict"] as? [String: Any])?["compatible"] as? Bool == true)
+        let items = try #require(try Self.json(OCDModelCommandTests.ocd("query", store.path, "--model", bundle.path, "--entity", "Item", "--format", "json")) as? [[String: Any]])
+        #expect(items.map { $0["name"] as? String } == ["Milk"])
+    }
+
     /// Bad input is one line on stderr and status 1, without usage text.
     @Test func badInputIsOneLineWithStatusOne() throws {
         let store = try Self.moody()
