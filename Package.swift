@@ -19,7 +19,7 @@ let package = Package(
         // Swift source from a model, for `ocd generate` and the build plugin; apps don't link it.
         .target(name: "OpenCoreDataCodegen", dependencies: ["OpenCoreData"]),
         // Presentation shared by the command-line tool and the demo; the library does not depend on it.
-        .target(name: "OpenCoreDataTools", dependencies: ["OpenCoreData"]),
+        .target(name: "OpenCoreDataTools", dependencies: ["OpenCoreData", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(name: "ocd", dependencies: [
             "OpenCoreDataTools",
             "OpenCoreDataCodegen",

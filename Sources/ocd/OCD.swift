@@ -7,5 +7,5 @@ struct OCD: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ocd",
         abstract: "Inspect Core Data models and stores on any platform.",
-        subcommands: [ModelCommand.self, GenerateCommand.self])
+        subcommands: [ModelCommand.self, GenerateCommand.self, InspectCommand.self, QueryCommand.self])
 }

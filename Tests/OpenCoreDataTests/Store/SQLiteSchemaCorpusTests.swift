@@ -26,6 +26,21 @@ struct SQLiteSchemaCorpusTests {
         }
     }
 
+    /// A store's candidate models, the one whose generated layout differs
+    /// least from the store's tables first.
+    static func rankedModels(for store: URL, candidates: [URL]) throws -> [URL] {
+        let dump = try StoreSchemaDump(store: store)
+        let format = SQLiteSchemaFormat(frameworkVersion: dump.frameworkVersion)
+        let ranked = candidates.enumerated().map { index, url -> (url: URL, rank: Int, index: Int) in
+            guard let model = try? NSManagedObjectModel.load(contentsOf: url),
+                  let schema = try? SQLiteSchema(model: model, format: format) else { return (url, .max, index) }
+            var tally = Tally()
+            let rank = differences(schema, model, dump, tally: &tally).filter { !$0.hasPrefix("relationship ") }.count
+            return (url, rank, index)
+        }
+        return ranked.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.map(\.url)
+    }
+
     /// Compares a generated schema with a store dump; returns the differences.
     static func differences(_ schema: SQLiteSchema, _ model: NSManagedObjectModel, _ dump: StoreSchemaDump,
                             tally: inout Tally) -> [String] {

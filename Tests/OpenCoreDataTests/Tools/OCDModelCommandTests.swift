@@ -14,7 +14,9 @@ import Testing
         return url.appendingPathComponent("ocd")
     }()
 
-    static func ocd(_ arguments: String...) throws -> Run {
+    static func ocd(_ arguments: String...) throws -> Run { try ocd(arguments) }
+
+    static func ocd(_ arguments: [String]) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

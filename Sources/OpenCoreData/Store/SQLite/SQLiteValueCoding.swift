@@ -8,10 +8,12 @@ import GRDB
 enum SQLiteValueCoding {
     /// The column value of `value` for `attribute`. Throws
     /// NSPersistentStoreSaveError for a value SQLite cannot hold as Core Data
-    /// would (a transformable value that is not Data: value transformers are
-    /// not supported yet).
+    /// would (a transformable value its transformer cannot turn into Data).
     static func databaseValue(_ value: Any?, for attribute: NSAttributeDescription) throws -> DatabaseValue {
-        guard let value = ValueCoercion.unwrapped(value) else { return .null }
+        guard var value = ValueCoercion.unwrapped(value) else { return .null }
+        if attribute.attributeType == .transformableAttributeType, let data = SQLiteTransformableCoding.data(value, for: attribute) {
+            value = data
+        }
         if let converted = databaseValue(value, type: attribute.attributeType) {
             guard attribute.allowsExternalBinaryDataStorage, case .blob(let data) = converted.storage else { return converted }
             // Core Data tags stored bytes: 0x01 inline, 0x02 a file name (see SQLiteExternalData).
@@ -19,7 +21,7 @@ enum SQLiteValueCoding {
         }
         throw NSError.coreData(NSPersistentStoreSaveError,
                                "\(attribute.entity?.name ?? "").\(attribute.name): a value of type \(type(of: value)) cannot be stored; "
-                               + "transformable attributes hold Data here (value transformers are not supported yet).",
+                               + "a transformable value must be Data or archivable by Core Data's keyed-archive transformers.",
                                userInfo: [NSValidationKeyErrorKey: attribute.name])
     }
 
@@ -68,12 +70,16 @@ enum SQLiteValueCoding {
             return data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
         case (.UUIDAttributeType, .string(let text)): return UUID(uuidString: text)
         case (.binaryDataAttributeType, .blob(let data)), (.transformableAttributeType, .blob(let data)):
-            guard attribute.allowsExternalBinaryDataStorage, let tag = data.first else { return data }
-            switch tag {
-            case 1: return data.dropFirst()
-            case 2: return external(data.dropFirst())
-            default: return data
+            var bytes: Data? = data
+            if attribute.allowsExternalBinaryDataStorage, let tag = data.first {
+                switch tag {
+                case 1: bytes = data.dropFirst()
+                case 2: bytes = external(data.dropFirst())
+                default: break
+                }
             }
+            guard attribute.attributeType == .transformableAttributeType, let bytes else { return bytes }
+            return SQLiteTransformableCoding.value(bytes, for: attribute)
         default: return plain(dbValue)
         }
     }

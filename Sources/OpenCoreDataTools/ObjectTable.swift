@@ -1,0 +1,75 @@
+import OpenCoreData
+
+/// Fetched objects as rows: the object's URI, its stored attributes and its
+/// to-one relationships (as the destination's URI), for `ocd query`.
+public struct ObjectTable {
+    /// Column names: `id`, then attributes and to-one relationships in name order.
+    public let columns: [String]
+    /// One value per column and object, as the context returned it.
+    public let rows: [[Any?]]
+
+    /// Fetches the objects of `entityName` matching `predicate`, sorted by
+    /// `sortKeys` (a leading `-` sorts descending), at most `limit` of them.
+    public init(coordinator: NSPersistentStoreCoordinator, entityName: String, predicate: NSPredicate?,
+                sortKeys: [String], limit: Int?) throws {
+        guard let entity = coordinator.managedObjectModel.entitiesByName[entityName] else {
+            let known = coordinator.managedObjectModel.entities.compactMap(\.name).sorted().joined(separator: ", ")
+            throw StoreFileError("no entity \(entityName) in the model (it has \(known))")
+        }
+        let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
+        request.predicate = predicate
+        request.sortDescriptors = sortKeys.map { key in
+            key.hasPrefix("-") ? NSSortDescriptor(key: String(key.dropFirst()), ascending: false) : NSSortDescriptor(key: key, ascending: true)
+        }
+        if let limit { request.fetchLimit = limit }
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let objects = try context.fetch(request)
+        let keys = entity.properties.filter { property in
+            switch property {
+            case let attribute as NSAttributeDescription: !attribute.isTransient
+            case let relationship as NSRelationshipDescription: !relationship.isTransient && !relationship.isToMany
+            default: false
+            }
+        }.map(\.name).sorted()
+        columns = ["id"] + keys
+        rows = objects.map { object in [object.objectID] + keys.map { object.value(forKey: $0) } }
+    }
+
+    /// A JSON array of objects keyed by column name.
+    public var json: String {
+        JSONValue.document(rows.map { row in
+            Dictionary(uniqueKeysWithValues: zip(columns, row.map { JSONValue.from($0) }))
+        })
+    }
+
+    /// RFC 4180 CSV with a header line.
+    public var csv: String {
+        func field(_ text: String) -> String {
+            text.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        return ([columns] + rows.map { $0.map(Self.text) }).map { $0.map(field).joined(separator: ",") }.joined(separator: "\n")
+    }
+
+    /// Aligned columns for a terminal; long values are cut at 40 characters.
+    public var table: String {
+        let cells = [columns] + rows.map { $0.map { value in
+            let text = Self.text(value).replacingOccurrences(of: "\n", with: " ")
+            return text.count > 40 ? text.prefix(39) + "…" : text
+        } }
+        let widths = columns.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
+        let lines = cells.map { row in
+            zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }
+        return (lines + ["(\(rows.count) object\(rows.count == 1 ? "" : "s"))"]).joined(separator: "\n")
+    }
+
+    static func text(_ value: Any?) -> String {
+        switch JSONValue.from(value) {
+        case is NSNull: ""
+        case let string as String: string
+        case let other: "\(other)"
+        }
+    }
+}

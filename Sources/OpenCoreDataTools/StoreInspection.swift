@@ -1,0 +1,133 @@
+import OpenCoreData
+import GRDB
+
+/// What a Core Data SQLite file holds, read from its bookkeeping tables
+/// without a model: UUID, metadata, and each entity of Z_PRIMARYKEY with its
+/// object count; with a model, whether that model opens the store.
+public struct StoreInspection {
+    /// One row of Z_PRIMARYKEY and the rows of its table.
+    public struct Entity {
+        public let name: String
+        public let number: Int
+        public let parent: String?
+        /// The table holding its objects: Z + the root entity's name in capitals.
+        public let table: String
+        /// Objects of exactly this entity (not its subentities); nil when the table is missing.
+        public let objects: Int?
+        /// The highest primary key handed out (Z_MAX): objects created, deleted ones included.
+        public let maxPrimaryKey: Int
+    }
+
+    /// Whether a model opens the store.
+    public enum Verdict {
+        /// Apple's version hashes in the metadata equal the model's.
+        case compatible
+        /// The hashes differ (as they do between OpenCoreData and Apple) but the
+        /// entity numbers and columns fit: the store opens with this model.
+        case compatibleBySchema(version: String?)
+        case incompatible(reason: String)
+    }
+
+    public let path: String
+    public let uuid: String?
+    public let metadata: [String: Any]
+    public let entities: [Entity]
+    public let verdict: Verdict?
+    /// The model rebuilt from the store's schema, when asked for.
+    public let reconstruction: SQLiteModelReconstruction?
+
+    /// Reads `store`; when `model` is given, also opens the store with it for
+    /// a verdict; with `reconstruct`, rebuilds a model from the store's schema.
+    public init(store: URL, model: URL? = nil, reconstruct: Bool = false) throws {
+        metadata = try StoreFile.metadata(of: store)
+        path = store.path
+        uuid = metadata[NSStoreUUIDKey] as? String
+        entities = try Self.entities(of: store)
+        reconstruction = reconstruct ? try SQLiteModelReconstruction(store: store) : nil
+        guard let model else { verdict = nil; return }
+        do {
+            let file = try StoreFile(store: store, model: model)
+            let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Any] ?? [:]
+            let hashesAgree = stored.mapValues { $0 as? Data } == file.model.entityVersionHashesByName.mapValues { Optional($0) }
+            verdict = hashesAgree ? .compatible : .compatibleBySchema(version: file.versionName)
+        } catch {
+            verdict = .incompatible(reason: "\(error)")
+        }
+    }
+
+    static func entities(of store: URL) throws -> [Entity] {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: store.path, configuration: configuration)
+        return try queue.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+            let names = Dictionary(rows.map { ($0["Z_ENT"] as Int, $0["Z_NAME"] as String) }, uniquingKeysWith: { a, _ in a })
+            let supers = Dictionary(rows.map { ($0["Z_ENT"] as Int, $0["Z_SUPER"] as Int? ?? 0) }, uniquingKeysWith: { a, _ in a })
+            return try rows.map { row in
+                let number: Int = row["Z_ENT"]
+                var root = number
+                while let parent = supers[root], parent != 0, names[parent] != nil { root = parent }
+                let table = "Z" + (names[root] ?? "").uppercased()
+                let objects = try db.tableExists(table)
+                    ? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE Z_ENT = ?", arguments: [number])
+                    : nil
+                return Entity(name: row["Z_NAME"], number: number, parent: supers[number].flatMap { names[$0] },
+                              table: table, objects: objects, maxPrimaryKey: row["Z_MAX"] ?? 0)
+            }
+        }
+    }
+
+    /// The inspection as a JSON document: `{"path", "uuid", "metadata",
+    /// "entities": [{"name", "number", "parent", "table", "objects", "maxPrimaryKey"}], "verdict",
+    /// "reconstructedModel" (as `ocd model` prints it), "unrecovered"}`.
+    public var json: String {
+        var document: [String: Any] = [
+            "path": path,
+            "uuid": uuid ?? NSNull(),
+            "metadata": JSONValue.from(metadata),
+            "entities": entities.map { entity -> [String: Any] in
+                ["name": entity.name, "number": entity.number, "parent": entity.parent ?? NSNull(), "table": entity.table,
+                 "objects": entity.objects ?? NSNull(), "maxPrimaryKey": entity.maxPrimaryKey]
+            },
+        ]
+        if let verdict { document["verdict"] = verdictJSON(verdict) }
+        if let reconstruction {
+            document["reconstructedModel"] = try? JSONSerialization.jsonObject(with: Data(ModelSummary.json(reconstruction.model).utf8))
+            document["unrecovered"] = reconstruction.unrecovered
+        }
+        return JSONValue.document(document)
+    }
+
+    func verdictJSON(_ verdict: Verdict) -> [String: Any] {
+        switch verdict {
+        case .compatible: ["compatible": true, "versionHashesAgree": true]
+        case .compatibleBySchema(let version): ["compatible": true, "versionHashesAgree": false, "modelVersion": version ?? NSNull()]
+        case .incompatible(let reason): ["compatible": false, "reason": reason]
+        }
+    }
+
+    /// The inspection for people: one line per fact and per entity.
+    public var text: String {
+        var lines = ["store \(path)", "uuid \(uuid ?? "none")"]
+        for key in metadata.keys.sorted() where key != NSStoreUUIDKey && key != NSStoreModelVersionHashesKey {
+            lines.append("metadata \(key): \(JSONValue.from(metadata[key]))")
+        }
+        for entity in entities {
+            let parent = entity.parent.map { ", inherits \($0)" } ?? ""
+            lines.append("entity \(entity.name) (#\(entity.number)\(parent)): \(entity.objects.map(String.init) ?? "no table") objects in \(entity.table)")
+        }
+        switch verdict {
+        case nil: break
+        case .compatible?: lines.append("model: compatible (version hashes agree)")
+        case .compatibleBySchema(let version)?:
+            lines.append("model: compatible by schema\(version.map { " (version \($0))" } ?? ""); version hashes differ, open with NSIgnorePersistentStoreVersioningOption")
+        case .incompatible(let reason)?: lines.append("model: incompatible: \(reason)")
+        }
+        if let reconstruction {
+            lines.append("model rebuilt from the schema:")
+            lines.append(ModelSummary.text(reconstruction.model))
+            lines += reconstruction.unrecovered.map { "not recovered: \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

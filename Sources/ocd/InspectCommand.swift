@@ -1,0 +1,38 @@
+import ArgumentParser
+import OpenCoreDataTools
+
+/// `ocd inspect STORE [--model MODEL]`: what a Core Data SQLite file holds.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Print a Core Data SQLite store's UUID, metadata and entities with object counts.",
+        discussion: """
+            Reads Z_METADATA and Z_PRIMARYKEY, so no model is needed. With --model, also says whether \
+            that model opens the store: by equal version hashes, or by schema (entity numbers and columns fit) \
+            when the hashes differ, as they do for stores written on Apple devices.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: "The .sqlite file (its -wal file, if any, beside it).")
+    var store: String
+
+    @Option(help: "A model (.xcdatamodeld, .xcdatamodel or its contents file) to check against the store.")
+    var model: String?
+
+    @Flag(help: "Also print the model rebuilt from the store's schema (as `ocd model` does) and what it could not recover.")
+    var reconstruct = false
+
+    @Option(help: "Output format: text or json.")
+    var format: Format = .text
+
+    func run() throws {
+        try reportingErrors {
+            let inspection = try StoreInspection(store: URL(fileURLWithPath: store), model: model.map { URL(fileURLWithPath: $0) },
+                                                 reconstruct: reconstruct)
+            print(format == .json ? inspection.json : inspection.text)
+        }
+    }
+}
