@@ -1,115 +1,111 @@
 import Foundation
 import OpenCoreData
-import GRDBSQLite
 
-/// The graph workloads written against OpenCoreData's API: contexts, fetch
-/// requests with predicates and sort descriptors, saves to the SQLite store.
+/// The graph workloads written against OpenCoreData's API as a Core Data user
+/// would: a private-queue context, fetch requests with predicates and sort
+/// descriptors, saves to the SQLite store. Each checks its result.
 enum OCDWorkloads {
-    /// Album ⟷ Photo as GraphData lays them out (Album = 1, Photo = 2, same columns).
-    static let model: NSManagedObjectModel = {
-        let album = NSEntityDescription(name: "Album"), photo = NSEntityDescription(name: "Photo")
-        let photos = NSRelationshipDescription(name: "photos", destination: photo, toMany: true, deleteRule: .cascadeDeleteRule)
-        let albumOf = NSRelationshipDescription(name: "album", destination: album)
-        photos.inverseRelationship = albumOf
-        albumOf.inverseRelationship = photos
-        album.properties = [NSAttributeDescription(name: "creationDate", type: .dateAttributeType),
-                            NSAttributeDescription(name: "name", type: .stringAttributeType), photos]
-        photo.properties = [NSAttributeDescription(name: "creationDate", type: .dateAttributeType),
-                            NSAttributeDescription(name: "fileSize", type: .integer64AttributeType),
-                            NSAttributeDescription(name: "name", type: .stringAttributeType),
-                            NSAttributeDescription(name: "rating", type: .integer64AttributeType), albumOf]
-        let model = NSManagedObjectModel()
-        model.entities = [album, photo]
-        return model
-    }()
-
-    static func context(_ url: URL) throws -> NSManagedObjectContext {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .sqlite, at: url)
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
-    }
-
-    /// Adds what OpenCoreData needs to open a GraphData file (untimed): the
-    /// bookkeeping tables of a store it creates for the same model, with
-    /// Z_MAX set to the rows present.
-    static func adopt(_ url: URL) throws {
-        let fresh = url.deletingLastPathComponent().appendingPathComponent("fresh-\(UUID().uuidString).sqlite")
-        _ = try context(fresh) // creates and closes a store with the model's metadata
-        let db = try RawConnection(url)
-        db.execute("ATTACH DATABASE '\(fresh.path)' AS fresh")
-        var statements: [String] = []
-        db.query("SELECT sql FROM fresh.sqlite_master WHERE name IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')") { s in
-            statements.append(s.text(0))
-        }
-        statements.forEach(db.execute)
-        db.execute("INSERT INTO Z_PRIMARYKEY SELECT * FROM fresh.Z_PRIMARYKEY")
-        db.execute("INSERT INTO Z_METADATA SELECT * FROM fresh.Z_METADATA")
-        db.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT COUNT(*) FROM ZALBUM) WHERE Z_NAME = 'Album'")
-        db.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT COUNT(*) FROM ZPHOTO) WHERE Z_NAME = 'Photo'")
-        db.execute("DETACH DATABASE fresh")
-    }
-
     static func insertGraph(_ photos: Int, _ url: URL) throws {
-        let context = try context(url)
-        let albums = (0..<GraphData.albumCount(photos)).map { i in
-            let album = NSEntityDescription.insertNewObject(forEntityName: "Album", into: context)
-            album.setValue(GraphData.name(i), forKey: "name")
-            album.setValue(Date(timeIntervalSinceReferenceDate: 700_000_000), forKey: "creationDate")
-            return album
+        let context = try OCDModels.context(OCDModels.graph, url)
+        try context.performAndWait {
+            let albums = (0..<GraphData.albumCount(photos)).map { i in
+                let album = NSEntityDescription.insertNewObject(forEntityName: "Album", into: context)
+                album.setValue(GraphData.name(i), forKey: "name")
+                album.setValue(Date(timeIntervalSinceReferenceDate: 700_000_000), forKey: "creationDate")
+                return album
+            }
+            for i in 0..<photos {
+                let p = GraphData.photo(i, photos: photos)
+                let photo = NSEntityDescription.insertNewObject(forEntityName: "Photo", into: context)
+                photo.setValue(p.name, forKey: "name")
+                photo.setValue(Int64(p.rating), forKey: "rating")
+                photo.setValue(Int64(p.fileSize), forKey: "fileSize")
+                photo.setValue(Date(timeIntervalSinceReferenceDate: p.created), forKey: "creationDate")
+                photo.setValue(albums[p.album - 1], forKey: "album")
+            }
+            try context.save()
+            try check(try count(context, "Photo") == photos, "insertGraph stored a wrong number of photos")
         }
-        for i in 0..<photos {
-            let p = GraphData.photo(i, photos: photos)
-            let photo = NSEntityDescription.insertNewObject(forEntityName: "Photo", into: context)
-            photo.setValue(p.name, forKey: "name")
-            photo.setValue(p.rating, forKey: "rating")
-            photo.setValue(p.fileSize, forKey: "fileSize")
-            photo.setValue(Date(timeIntervalSinceReferenceDate: p.created), forKey: "creationDate")
-            photo.setValue(albums[p.album - 1], forKey: "album")
-        }
-        try context.save()
     }
 
     static func fetchGraph(_ photos: Int, _ url: URL) throws {
-        let context = try context(url)
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
-        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
-        request.returnsObjectsAsFaults = false
-        var bytes = 0
-        let rows = try context.fetch(request)
-        for photo in rows {
-            bytes &+= (photo.value(forKey: "name") as! String).utf8.count &+ Int(photo.value(forKey: "rating") as! Int64)
-            bytes &+= ((photo.value(forKey: "album") as? NSManagedObject)?.value(forKey: "name") as? String)?.utf8.count ?? 0
+        let context = try OCDModels.context(OCDModels.graph, url)
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+            request.returnsObjectsAsFaults = false
+            var bytes = 0
+            let rows = try context.fetch(request)
+            for photo in rows {
+                bytes &+= (photo.value(forKey: "name") as! String).utf8.count
+                bytes &+= Int(photo.value(forKey: "rating") as! Int64) &+ Int(photo.value(forKey: "fileSize") as! Int64)
+                bytes &+= Int((photo.value(forKey: "creationDate") as! Date).timeIntervalSinceReferenceDate)
+                bytes &+= ((photo.value(forKey: "album") as? NSManagedObject)?.value(forKey: "name") as? String)?.utf8.count ?? 0
+            }
+            try check(rows.count == photos && bytes > 0, "fetchGraph read \(rows.count)")
         }
-        try check(rows.count == photos && bytes > 0, "fetchGraph read \(rows.count)")
     }
 
     static func predicateFetch(_ photos: Int, _ url: URL) throws {
-        let context = try context(url)
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
-        request.predicate = NSPredicate(format: "album.name BEGINSWITH[c] 'a' AND rating > 3")
-        request.sortDescriptors = [NSSortDescriptor(key: "album.name", ascending: true), NSSortDescriptor(key: "name", ascending: true)]
-        request.returnsObjectsAsFaults = false
-        let rows = try context.fetch(request)
-        try check(rows.count == Expected.predicateMatches(photos), "predicateFetch found \(rows.count)")
+        let context = try OCDModels.context(OCDModels.graph, url)
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.predicate = NSPredicate(format: "album.name BEGINSWITH[c] 'a' AND rating > 3")
+            request.sortDescriptors = [NSSortDescriptor(key: "album.name", ascending: true),
+                                       NSSortDescriptor(key: "name", ascending: true)]
+            request.returnsObjectsAsFaults = false
+            let rows = try context.fetch(request)
+            var named = 0
+            for photo in rows where !(photo.value(forKey: "name") as! String).isEmpty { named += 1 }
+            try check(named == Expected.predicateMatches(photos), "predicateFetch found \(named)")
+        }
     }
 
+    /// Deletes the albums the raw and GRDB sides delete (the first tenth, by
+    /// name) and lets the Cascade rule delete their photos.
     static func cascadeDelete(_ photos: Int, _ url: URL) throws {
-        let context = try context(url)
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Album")
-        request.predicate = NSPredicate(format: "SELF IN %@", (1...max(1, GraphData.albumCount(photos) / 10)).map {
-            context.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: URL(string: "x-coredata://\(context.persistentStoreCoordinator!.persistentStores[0].identifier!)/Album/p\($0)")!)!
-        })
-        for album in try context.fetch(request) { context.delete(album) }
-        try context.save()
+        let context = try OCDModels.context(OCDModels.graph, url)
+        let albums = GraphData.albumCount(photos), doomed = max(1, albums / 10)
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Album")
+            request.predicate = NSPredicate(format: "name IN %@", (0..<doomed).map(GraphData.name))
+            for album in try context.fetch(request) { context.delete(album) }
+            try context.save()
+            let photosLeft = try count(context, "Photo"), albumsLeft = try count(context, "Album")
+            try check(albumsLeft == albums - doomed && photosLeft == photos - photos / 10,
+                      "cascadeDelete left \(albumsLeft) albums, \(photosLeft) photos")
+        }
     }
 
     static func updateAll(_ photos: Int, _ url: URL) throws {
-        let context = try context(url)
-        for photo in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo")) {
-            photo.setValue(Int64(photo.objectID.uriRepresentation().lastPathComponent.dropFirst())! % 5, forKey: "rating")
+        let context = try OCDModels.context(OCDModels.graph, url)
+        try context.performAndWait {
+            // fileSize - 999 is the photo's Z_PK: the same values the raw and GRDB sides write.
+            for photo in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo")) {
+                photo.setValue((photo.value(forKey: "fileSize") as! Int64 - 999) % 5, forKey: "rating")
+            }
+            try context.save()
+            let zeros = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            zeros.predicate = NSPredicate(format: "rating == 0")
+            try check(try context.count(for: zeros) == photos / 5, "updateAll wrote wrong ratings")
         }
-        try context.save()
+    }
+
+    /// Walks every photo through a fetch with `fetchBatchSize` 100.
+    static func batchedWalk(_ photos: Int, _ url: URL) throws {
+        let context = try OCDModels.context(OCDModels.graph, url)
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.fetchBatchSize = 100
+            var seen = 0
+            for photo in try context.fetch(request) where !(photo.value(forKey: "name") as! String).isEmpty {
+                seen += photo.value(forKey: "rating") as! Int64 >= 0 ? 1 : 0
+            }
+            try check(seen == photos, "batchedWalk saw \(seen)")
+        }
+    }
+
+    private static func count(_ context: NSManagedObjectContext, _ entity: String) throws -> Int {
+        try context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity))
     }
 }

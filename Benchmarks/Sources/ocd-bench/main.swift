@@ -9,16 +9,16 @@ let graphSizes = [10_000, 100_000, 1_000_000]
 /// The graph, plus the bookkeeping tables OpenCoreData needs to open it (ignored by the others).
 let graphForAll: (Int, URL) throws -> Void = { photos, url in
     try GraphData.populate(photos: photos, at: url)
-    try OCDWorkloads.adopt(url)
+    try OCDPreparation.adoptGraph(url)
 }
 let workloads: [Workload] = [
     Workload(name: "insert-items (GRDB's 10 integers)", sizes: [50_000],
-             systems: [.raw: RawWorkloads.insertItems, .grdb: GRDBWorkloads.insertItems]),
+             systems: [.opencoredata: OCDItemWorkloads.insertItems, .raw: RawWorkloads.insertItems, .grdb: GRDBWorkloads.insertItems]),
     Workload(name: "insert-graph", sizes: graphSizes,
              systems: [.opencoredata: OCDWorkloads.insertGraph, .raw: RawWorkloads.insertGraph, .grdb: GRDBWorkloads.insertGraph]),
     Workload(name: "fetch-items (GRDB's 10 integers)", sizes: [200_000],
-             systems: [.raw: RawWorkloads.fetchItems, .grdb: GRDBWorkloads.fetchItems],
-             prepare: { try GraphData.populateItems(rows: $0, at: $1) }),
+             systems: [.opencoredata: OCDItemWorkloads.fetchItems, .raw: RawWorkloads.fetchItems, .grdb: GRDBWorkloads.fetchItems],
+             prepare: { try OCDPreparation.items(rows: $0, at: $1) }),
     Workload(name: "fetch-graph", sizes: graphSizes,
              systems: [.opencoredata: OCDWorkloads.fetchGraph, .raw: RawWorkloads.fetchGraph, .grdb: GRDBWorkloads.fetchGraph],
              prepare: graphForAll),
@@ -35,8 +35,8 @@ let workloads: [Workload] = [
              systems: [:], selfTimed: [.opencoredata: FetchedResultsWorkloads.changeEvent],
              note: "OpenCoreData only: raw SQLite and GRDB have no equivalent of a tracking NSFetchedResultsController."),
     Workload(name: "batched-walk", sizes: [1_000_000],
-             systems: [.raw: RawWorkloads.batchedWalk, .grdb: GRDBWorkloads.batchedWalk],
-             prepare: { try GraphData.populate(photos: $0, at: $1) }, isAboutMemory: true),
+             systems: [.opencoredata: OCDWorkloads.batchedWalk, .raw: RawWorkloads.batchedWalk, .grdb: GRDBWorkloads.batchedWalk],
+             prepare: graphForAll, isAboutMemory: true),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

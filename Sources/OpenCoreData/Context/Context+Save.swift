@@ -70,15 +70,17 @@ extension NSManagedObjectContext {
             object.isInsertedFlag = false
             object.isUpdatedFlag = false
         }
+        // Emptied before forgetting, so that forgetting each deleted object
+        // does not remove it from `deleted` one by one (quadratic).
+        inserted = ManagedObjectSet()
+        updated = ManagedObjectSet()
+        deleted = ManagedObjectSet()
         for object in savedDeleted {
             forget(object)
             object.values = [:]
             object.committed = nil
             object.isFaultStorage = true
         }
-        inserted = ManagedObjectSet()
-        updated = ManagedObjectSet()
-        deleted = ManagedObjectSet()
         (savedInserted + savedUpdated + savedDeleted).forEach { $0.didSave() }
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: [
             NSInsertedObjectsKey: Set(savedInserted), NSUpdatedObjectsKey: Set(savedUpdated),

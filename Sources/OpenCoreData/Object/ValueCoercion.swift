@@ -75,9 +75,22 @@ enum ValueCoercion {
     /// Looks through an `Optional` boxed in `Any`.
     static func unwrapped(_ value: Any?) -> Any? {
         guard let value else { return nil }
+        // The cast to a protocol existential is a conformance lookup (a walk up
+        // the superclass chain for objects) on every property of every saved
+        // object; attribute values and objects are never Optional, and their
+        // types are known by identity.
+        let type = Swift.type(of: value)
+        if type is AnyClass || plainTypes.contains(ObjectIdentifier(type)) { return value }
         if let optional = value as? any OptionalBox { return optional.boxedValue }
         return value
     }
+
+    private static let plainTypes: Set<ObjectIdentifier> = [
+        ObjectIdentifier(String.self), ObjectIdentifier(Int.self), ObjectIdentifier(Int16.self), ObjectIdentifier(Int32.self),
+        ObjectIdentifier(Int64.self), ObjectIdentifier(Double.self), ObjectIdentifier(Float.self), ObjectIdentifier(Bool.self),
+        ObjectIdentifier(Decimal.self), ObjectIdentifier(Date.self), ObjectIdentifier(Data.self), ObjectIdentifier(UUID.self),
+        ObjectIdentifier(URL.self),
+    ]
 }
 
 protocol OptionalBox { var boxedValue: Any? { get } }

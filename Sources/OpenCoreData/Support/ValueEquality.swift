@@ -3,10 +3,13 @@
 /// dates, data, arrays and dictionaries element by element.
 enum ValueEquality {
     static func equal(_ lhs: Any?, _ rhs: Any?) -> Bool {
-        switch (unwrap(lhs), unwrap(rhs)) {
+        switch (ValueCoercion.unwrapped(lhs), ValueCoercion.unwrapped(rhs)) {
         case (nil, nil): return true
         case (nil, _), (_, nil): return false
         case let (l?, r?):
+            // The same instance is equal to itself: spares comparing a to-many
+            // set element by element when validation handed it back unchanged.
+            if type(of: l) is AnyClass, type(of: r) is AnyClass, (l as AnyObject) === (r as AnyObject) { return true }
             if let l = l as? [Any], let r = r as? [Any] {
                 return l.count == r.count && zip(l, r).allSatisfy { equal($0, $1) }
             }
@@ -23,13 +26,5 @@ enum ValueEquality {
     static func equalDictionaries(_ lhs: [AnyHashable: Any]?, _ rhs: [AnyHashable: Any]?) -> Bool {
         let l = lhs ?? [:], r = rhs ?? [:]
         return l.count == r.count && l.allSatisfy { key, value in r[key].map { equal(value, $0) } ?? false }
-    }
-
-    /// Looks through `Optional` wrapped in `Any`, which `Any?` parameters can carry.
-    private static func unwrap(_ value: Any?) -> Any? {
-        guard let value else { return nil }
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.map { unwrap($0.value) } ?? nil
     }
 }

@@ -11,9 +11,9 @@ import GRDB
 /// is one snapshot load per candidate row.
 ///
 /// A fetch of managed objects with property values (and no batch size) also
-/// reads the selected rows' records in the same read transaction: one query
-/// per 500 rows and per to-many relationship, instead of one read per fault
-/// fired afterwards.
+/// reads the selected rows' records in the same SELECT (plus one query per 500
+/// rows and per to-many relationship), instead of one read per fault fired
+/// afterwards.
 struct SQLiteFetchExecution {
     let store: SQLiteStore
     let fetch: StoreFetch
@@ -45,16 +45,24 @@ struct SQLiteFetchExecution {
     func run() throws -> ([NSManagedObjectID], [NSManagedObjectID: StoreSnapshot]) {
         guard let entity = store.mapping.entity(fetch.entity) else { return ([], [:]) }
         let request = fetch.request
-        let plan = plan(entity, sorted: true)
+        var plan = plan(entity, sorted: true)
         let prefetches = !plan.inMemory && request.resultType == .managedObjectResultType && request.includesPropertyValues
             && request.fetchBatchSize == 0
+        // Prefetching selects the rows' columns too, so the records come with
+        // the IDs instead of from a second pass over the result's keys.
+        if prefetches { plan.sql = Self.selectIDs + ", t0.*" + plan.sql.dropFirst(Self.selectIDs.count) }
         let (ids, snapshots) = try store.database.read { db in
             var ids: [NSManagedObjectID] = []
+            var snapshots: [NSManagedObjectID: StoreSnapshot] = [:]
+            let reader = SQLiteRecordReader(store: store, db: db)
             let rows = try Row.fetchCursor(db.makeStatement(sql: plan.sql), arguments: StatementArguments(plan.arguments))
             while let row = try rows.next() {
-                if let id = store.objectID(entityNumber: row[1], primaryKey: row[0]) { ids.append(id) }
+                guard let id = store.objectID(entityNumber: row[1], primaryKey: row[0]) else { continue }
+                ids.append(id)
+                if prefetches { snapshots[id] = reader.snapshot(of: id, from: row) }
             }
-            return (ids, prefetches ? try SQLiteRecordReader(store: store, db: db).snapshots(for: ids) : [:])
+            if prefetches { try reader.readToMany(into: &snapshots) }
+            return (ids, snapshots)
         }
         guard plan.inMemory else { return (ids, snapshots) }
         let loader = StoreRowLoader()
@@ -84,7 +92,7 @@ struct SQLiteFetchExecution {
             if let sql = query.attempt({ compiler.condition(part, in: scope) }) { conditions.append(sql) } else { residual.append(part) }
         }
         let order = sorted ? Self.orderBy(request.sortDescriptors ?? [], query: query, scope: scope) : []
-        var sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(entity.table) t0"
+        var sql = "\(Self.selectIDs) FROM \(entity.table) t0"
         for join in scope.joins { sql += " " + join }
         sql += " WHERE " + conditions.joined(separator: " AND ")
         if sorted { sql += " ORDER BY " + ((order ?? []) + ["t0.Z_PK"]).joined(separator: ", ") }
@@ -95,6 +103,8 @@ struct SQLiteFetchExecution {
         }
         return plan
     }
+
+    private static let selectIDs = "SELECT t0.Z_PK, t0.Z_ENT"
 
     /// The parts of a top-level AND, each compiled or evaluated on its own.
     static func conjuncts(_ predicate: NSPredicate?) -> [NSPredicate] {

@@ -31,27 +31,33 @@ struct SQLiteRecordReader {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(keys))
         while let row = try rows.next() {
             let pk: Int64 = row["Z_PK"]
-            guard let id = wanted[pk], let entity = store.mapping.entity(id.entity),
-                  row["Z_ENT"] as Int == entity.number else { continue }
-            var snapshot = StoreSnapshot(objectID: id, version: row["Z_OPT"] ?? 0)
-            for (attribute, column) in entity.attributes {
-                let dbValue: DatabaseValue = row[column]
-                if let value = SQLiteValueCoding.value(dbValue, for: attribute, external: externalData) {
-                    snapshot.attributes[attribute.name] = value
-                }
-            }
-            for (relationship, storage) in entity.relationships {
-                guard case .foreignKey(let foreignKey) = storage, let key: Int64 = row[foreignKey.column] else { continue }
-                let destination = foreignKey.entityColumn.flatMap { row[$0] as Int? }.flatMap(store.mapping.entity(number:))
-                    ?? relationship.destinationEntity
-                if let destination { snapshot.toOne[relationship.name] = store.objectID(for: destination, primaryKey: key) }
-            }
+            guard let id = wanted[pk], let snapshot = snapshot(of: id, from: row) else { continue }
             found[id] = snapshot
         }
     }
 
+    /// The snapshot of `id` from `row`, a row of its table with every column;
+    /// nil when the row's Z_ENT is not the entity the ID names.
+    func snapshot(of id: NSManagedObjectID, from row: Row) -> StoreSnapshot? {
+        guard let entity = store.mapping.entity(id.entity), row["Z_ENT"] as Int == entity.number else { return nil }
+        var snapshot = StoreSnapshot(objectID: id, version: row["Z_OPT"] ?? 0)
+        for (attribute, column) in entity.attributes {
+            let dbValue: DatabaseValue = row[column]
+            if let value = SQLiteValueCoding.value(dbValue, for: attribute, external: externalData) {
+                snapshot.attributes[attribute.name] = value
+            }
+        }
+        for (relationship, storage) in entity.relationships {
+            guard case .foreignKey(let foreignKey) = storage, let key: Int64 = row[foreignKey.column] else { continue }
+            let destination = foreignKey.entityColumn.flatMap { row[$0] as Int? }.flatMap(store.mapping.entity(number:))
+                ?? relationship.destinationEntity
+            if let destination { snapshot.toOne[relationship.name] = store.objectID(for: destination, primaryKey: key) }
+        }
+        return snapshot
+    }
+
     /// Fills the to-many relationships of the snapshots in `found`.
-    private func readToMany(into found: inout [NSManagedObjectID: StoreSnapshot]) throws {
+    func readToMany(into found: inout [NSManagedObjectID: StoreSnapshot]) throws {
         let byEntity = Dictionary(grouping: found.keys) { ObjectIdentifier($0.entity) }
         for ids in byEntity.values {
             guard let entity = store.mapping.entity(ids[0].entity) else { continue }
