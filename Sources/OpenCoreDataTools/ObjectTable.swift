@@ -10,8 +10,12 @@ public struct ObjectTable {
 
     /// Fetches the objects of `entityName` matching `predicate`, sorted by
     /// `sortKeys` (a leading `-` sorts descending), at most `limit` of them.
+    /// Reading the values is the long part (it fires the faults), so
+    /// `progress` hears (rows read, rows fetched) every `progressInterval`
+    /// rows and once at the end.
     public init(coordinator: NSPersistentStoreCoordinator, entityName: String, predicate: NSPredicate?,
-                sortKeys: [String], limit: Int?) throws {
+                sortKeys: [String], limit: Int?, progressInterval: Int = 1000,
+                progress: ((_ read: Int, _ total: Int) -> Void)? = nil) throws {
         guard let entity = coordinator.managedObjectModel.entitiesByName[entityName] else {
             let known = coordinator.managedObjectModel.entities.compactMap(\.name).sorted().joined(separator: ", ")
             throw StoreFileError("no entity \(entityName) in the model (it has \(known))")
@@ -33,7 +37,11 @@ public struct ObjectTable {
             }
         }.map(\.name).sorted()
         columns = ["id"] + keys
-        rows = objects.map { object in [object.objectID] + keys.map { object.value(forKey: $0) } }
+        rows = objects.enumerated().map { index, object in
+            if index > 0, index % progressInterval == 0 { progress?(index, objects.count) }
+            return [object.objectID] + keys.map { object.value(forKey: $0) }
+        }
+        progress?(objects.count, objects.count)
     }
 
     /// A JSON array of objects keyed by column name.

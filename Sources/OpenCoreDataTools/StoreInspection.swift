@@ -38,11 +38,14 @@ public struct StoreInspection {
 
     /// Reads `store`; when `model` is given, also opens the store with it for
     /// a verdict; with `reconstruct`, rebuilds a model from the store's schema.
-    public init(store: URL, model: URL? = nil, reconstruct: Bool = false) throws {
+    /// Counting a big table takes a while, so `progress` hears (entities
+    /// counted, entities) after each one.
+    public init(store: URL, model: URL? = nil, reconstruct: Bool = false,
+                progress: ((_ counted: Int, _ total: Int) -> Void)? = nil) throws {
         metadata = try StoreFile.metadata(of: store)
         path = store.path
         uuid = metadata[NSStoreUUIDKey] as? String
-        entities = try Self.entities(of: store)
+        entities = try Self.entities(of: store, progress: progress)
         reconstruction = reconstruct ? try SQLiteModelReconstruction(store: store) : nil
         guard let model else { verdict = nil; return }
         do {
@@ -55,7 +58,7 @@ public struct StoreInspection {
         }
     }
 
-    static func entities(of store: URL) throws -> [Entity] {
+    static func entities(of store: URL, progress: ((Int, Int) -> Void)? = nil) throws -> [Entity] {
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: store.path, configuration: configuration)
@@ -63,7 +66,8 @@ public struct StoreInspection {
             let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
             let names = Dictionary(rows.map { ($0["Z_ENT"] as Int, $0["Z_NAME"] as String) }, uniquingKeysWith: { a, _ in a })
             let supers = Dictionary(rows.map { ($0["Z_ENT"] as Int, $0["Z_SUPER"] as Int? ?? 0) }, uniquingKeysWith: { a, _ in a })
-            return try rows.map { row in
+            return try rows.enumerated().map { index, row in
+                defer { progress?(index + 1, rows.count) }
                 let number: Int = row["Z_ENT"]
                 var root = number
                 while let parent = supers[root], parent != 0, names[parent] != nil { root = parent }

@@ -28,10 +28,12 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
+    @OptionGroup var progress: ProgressOptions
+
     func run() throws {
         try reportingErrors {
             let inspection = try StoreInspection(store: URL(fileURLWithPath: store), model: model.map { URL(fileURLWithPath: $0) },
-                                                 reconstruct: reconstruct)
+                                                 reconstruct: reconstruct, progress: progress.reporter("entities counted"))
             print(format == .json ? inspection.json : inspection.text)
         }
     }

@@ -38,6 +38,8 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Output format: table, json or csv.")
     var format: Format = .table
 
+    @OptionGroup var progress: ProgressOptions
+
     func run() throws {
         try reportingErrors {
             // Parsed first: a typo should not wait for the store to open, and its message gives the offset.
@@ -45,7 +47,8 @@ struct QueryCommand: ParsableCommand {
             let url = URL(fileURLWithPath: store)
             let file = try model.map { try StoreFile(store: url, model: URL(fileURLWithPath: $0)) } ?? StoreFile(reconstructing: url)
             let keys = sort.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
-            let table = try ObjectTable(coordinator: file.coordinator, entityName: entity, predicate: parsed, sortKeys: keys, limit: limit)
+            let table = try ObjectTable(coordinator: file.coordinator, entityName: entity, predicate: parsed, sortKeys: keys, limit: limit,
+                                        progress: progress.reporter("\(entity) objects read"))
             switch format {
             case .table: print(table.table)
             case .json: print(table.json)

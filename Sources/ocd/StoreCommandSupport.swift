@@ -12,3 +12,16 @@ func reportingErrors(_ work: () throws -> Void) throws {
         throw ExitCode.failure
     }
 }
+
+/// `--progress`: progress lines for long work, on stderr so that stdout
+/// (JSON, CSV) stays clean. Shown without the flag when stderr is a terminal.
+struct ProgressOptions: ParsableArguments {
+    @Flag(help: "Print progress lines to stderr (the default when stderr is a terminal).")
+    var progress = false
+
+    /// A reporter printing "<what>: done/total", or nil when progress is not shown.
+    func reporter(_ what: String) -> ((Int, Int) -> Void)? {
+        guard progress || isatty(STDERR_FILENO) != 0 else { return nil }
+        return { done, total in FileHandle.standardError.write(Data("\(what): \(done)/\(total)\n".utf8)) }
+    }
+}

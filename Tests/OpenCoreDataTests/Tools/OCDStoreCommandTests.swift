@@ -143,4 +143,21 @@ struct OCDStoreCommandTests {
             #expect(run.stderr.split(separator: "\n").count == 1 && !run.stderr.contains("Usage"), "\(arguments): \(run.stderr)")
         }
     }
+
+    /// Progress goes to stderr only: stdout stays one JSON document.
+    @Test func progressLinesGoToStderrAndLeaveTheJSONClean() throws {
+        let store = try Self.moody()
+        let query = try OCDModelCommandTests.ocd("query", store.path, "--model", Self.moodyModel, "--entity", "Mood", "--progress",
+                                                 "--format", "json")
+        let moods = try #require(try Self.json(query) as? [[String: Any]])
+        #expect(query.stderr.split(separator: "\n").contains("Mood objects read: \(moods.count)/\(moods.count)"), "\(query.stderr)")
+
+        let inspect = try OCDModelCommandTests.ocd("inspect", store.path, "--progress", "--format", "json")
+        let entities = try #require((try Self.json(inspect) as? [String: Any])?["entities"] as? [Any])
+        let lines = inspect.stderr.split(separator: "\n")
+        #expect(lines.count == entities.count && lines.last == "entities counted: \(entities.count)/\(entities.count)", "\(inspect.stderr)")
+
+        let quiet = try OCDModelCommandTests.ocd("inspect", store.path, "--format", "json")
+        #expect(quiet.stderr.isEmpty, "not a terminal and no --progress: \(quiet.stderr)")
+    }
 }

@@ -1,43 +1,63 @@
-/// Transformable attribute values through their value transformer, as Core
-/// Data stores them: a keyed archive for the default transformer (no name, or
-/// NSKeyedUnarchiveFromData) and for NSSecureUnarchiveFromData. Linux's
-/// Foundation has no `ValueTransformer` registry, so values of any other
-/// (custom) transformer stay the stored Data.
+/// Transformable attribute values through the ``ValueTransformer``
+/// registered under the attribute's `valueTransformerName`, as Core Data
+/// stores them. No name means Core Data's default, NSKeyedUnarchiveFromData.
+///
+/// Direction: Apple documents that a transformable's transformer "must output
+/// an NSData object from transformedValue: and must allow reverse
+/// transformations" (NSAttributeDescription.valueTransformerName), so saving
+/// calls `transformedValue` and reading `reverseTransformedValue`. The
+/// unarchiving transformers (``NSSecureUnarchiveFromDataTransformer`` and
+/// its subclasses) are named for the other way, Data to object, and Core Data
+/// runs them reversed.
 ///
 /// Reading never fails: bytes that do not decode (an archive of a class
-/// Linux lacks, such as UIColor) stay Data.
-/// Data given to a transformable attribute is stored as is, as before
-/// transformers were supported.
+/// Linux lacks, such as UIColor) and values of a transformer nobody
+/// registered stay Data. Data given to an unarchiving or unregistered
+/// transformer is stored as is, as before transformers were supported.
 enum SQLiteTransformableCoding {
-    /// The names under which Core Data's keyed-archive transformers appear in model files.
+    /// The names under which Core Data's unarchiving transformers appear in model files.
     static let defaultNames: Set<String> = ["", "NSKeyedUnarchiveFromData", "NSKeyedUnarchiveFromDataTransformerName"]
     static let secureNames: Set<String> = ["NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer",
                                            "NSSecureUnarchiveFromDataTransformerName"]
 
-    /// What NSSecureUnarchiveFromDataTransformer allows: Foundation's property-list and value classes.
-    static let secureClasses: [AnyClass] = [NSArray.self, NSDictionary.self, NSSet.self, NSOrderedSet.self, NSString.self,
-                                            NSNumber.self, NSDate.self, NSData.self, NSURL.self, NSUUID.self, NSNull.self]
+    /// The registry name of `attribute`'s transformer, spellings of the built-in ones folded.
+    static func transformerName(of attribute: NSAttributeDescription) -> NSValueTransformerName {
+        let name = attribute.valueTransformerName ?? ""
+        if defaultNames.contains(name) { return .keyedUnarchiveFromDataTransformerName }
+        if secureNames.contains(name) { return .secureUnarchiveFromDataTransformerName }
+        return NSValueTransformerName(name)
+    }
 
     /// The attribute value stored as `data`.
     static func value(_ data: Data, for attribute: NSAttributeDescription) -> Any {
-        let name = attribute.valueTransformerName ?? ""
-        if defaultNames.contains(name) || secureNames.contains(name) {
+        switch ValueTransformer.valueTransformer(forName: transformerName(of: attribute)) {
+        case let unarchiver as NSSecureUnarchiveFromDataTransformer:
             guard data.starts(with: Data("bplist00".utf8)) else { return data }
-            let decoded = secureNames.contains(name)
-                ? try? NSKeyedUnarchiver.unarchivedObject(ofClasses: secureClasses, from: data)
-                : try? NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(data)
-            return decoded.flatMap { $0 }.map(swiftValue) ?? data
+            return unarchiver.transformedValue(data).map(swiftValue) ?? data
+        case let transformer?:
+            return transformer.reverseTransformedValue(data) ?? data
+        case nil:
+            return data
         }
-        return data
     }
 
-    /// The bytes to store for `value`, or nil when it cannot be archived.
-    static func data(_ value: Any, for attribute: NSAttributeDescription) -> Data? {
-        if let data = value as? Data { return data }
-        let name = attribute.valueTransformerName ?? ""
-        // NSKeyedArchiver traps on what it cannot encode, so only Foundation objects reach it.
-        guard defaultNames.contains(name) || secureNames.contains(name), let object = foundationObject(value) else { return nil }
-        return try? NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: secureNames.contains(name))
+    /// The bytes to store for `value`, or nil when its transformer cannot turn it into Data.
+    /// Throws NSPersistentStoreSaveError when the attribute names a transformer nobody registered.
+    static func data(_ value: Any, for attribute: NSAttributeDescription) throws -> Data? {
+        let name = transformerName(of: attribute)
+        switch ValueTransformer.valueTransformer(forName: name) {
+        case let unarchiver as NSSecureUnarchiveFromDataTransformer:
+            if let data = value as? Data { return data }
+            return foundationObject(value).flatMap { unarchiver.reverseTransformedValue($0) } as? Data
+        case let transformer?:
+            return transformer.transformedValue(value) as? Data
+        case nil:
+            if let data = value as? Data { return data }
+            throw NSError.coreData(NSPersistentStoreSaveError,
+                                   "\(attribute.entity?.name ?? "").\(attribute.name): no value transformer is registered under the name "
+                                   + "\"\(name.rawValue)\"; register one with ValueTransformer.setValueTransformer(_:forName:) before saving.",
+                                   userInfo: [NSValidationKeyErrorKey: attribute.name])
+        }
     }
 
     /// The Swift value of an unarchived object (URL for NSURL…): on Linux,

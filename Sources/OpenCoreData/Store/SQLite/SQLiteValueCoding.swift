@@ -8,10 +8,11 @@ import GRDB
 enum SQLiteValueCoding {
     /// The column value of `value` for `attribute`. Throws
     /// NSPersistentStoreSaveError for a value SQLite cannot hold as Core Data
-    /// would (a transformable value its transformer cannot turn into Data).
+    /// would (a transformable value its transformer cannot turn into Data, or
+    /// whose transformer is not registered).
     static func databaseValue(_ value: Any?, for attribute: NSAttributeDescription) throws -> DatabaseValue {
         guard var value = ValueCoercion.unwrapped(value) else { return .null }
-        if attribute.attributeType == .transformableAttributeType, let data = SQLiteTransformableCoding.data(value, for: attribute) {
+        if attribute.attributeType == .transformableAttributeType, let data = try SQLiteTransformableCoding.data(value, for: attribute) {
             value = data
         }
         if let converted = databaseValue(value, type: attribute.attributeType) {
@@ -21,7 +22,7 @@ enum SQLiteValueCoding {
         }
         throw NSError.coreData(NSPersistentStoreSaveError,
                                "\(attribute.entity?.name ?? "").\(attribute.name): a value of type \(type(of: value)) cannot be stored; "
-                               + "a transformable value must be Data or archivable by Core Data's keyed-archive transformers.",
+                               + "a transformable value must be Data or something its value transformer turns into Data.",
                                userInfo: [NSValidationKeyErrorKey: attribute.name])
     }
 

@@ -1,0 +1,16 @@
+/// The name a ``ValueTransformer`` is registered under, as in Apple's
+/// Foundation (NSValueTransformer.h). A transformable attribute's
+/// `valueTransformerName` is such a name.
+public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// Core Data's default for transformable attributes: a keyed archive, any NSCoding class.
+    public static let keyedUnarchiveFromDataTransformerName = NSValueTransformerName("NSKeyedUnarchiveFromData")
+
+    /// A keyed archive decoded with secure coding (``NSSecureUnarchiveFromDataTransformer``).
+    public static let secureUnarchiveFromDataTransformerName = NSValueTransformerName("NSSecureUnarchiveFromData")
+}
