@@ -15,8 +15,11 @@ extension NSManagedObjectContext {
         let untyped = request.untyped
         if untyped.resultType == .countResultType { return [NSNumber(value: try count(for: request)) as! T] }
         if untyped.resultType == .dictionaryResultType { return try dictionaries(for: untyped).map { $0 as! T } }
+        let prefetching = untyped.resultType == .managedObjectResultType ? untyped.relationshipKeyPathsForPrefetching ?? [] : []
+        if !prefetching.isEmpty { try FetchKeyPathCheck.checkPrefetching(prefetching, entity: resolveEntity(of: untyped)) }
         let objects = try fetchObjects(untyped)
         if untyped.resultType == .managedObjectIDResultType { return objects.map { $0.objectID as! T } }
+        prefetchRelationships(prefetching, of: objects)
         if !untyped.returnsObjectsAsFaults { objects.forEach { $0.fireFaultIfNeeded() } }
         return objects.map { object in
             guard let typed = object as? T else {
@@ -75,6 +78,35 @@ extension NSManagedObjectContext {
             }
         }
         return try FetchEvaluation.filterAndSort(candidates, request: request, appliesWindow: true)
+    }
+
+    /// `relationshipKeyPathsForPrefetching`: for each key path, step by step,
+    /// loads the current objects (one read per store and batch; for SQLite
+    /// usually the fetch's read-ahead), gathers the destinations of the
+    /// step's relationship and loads those still faults the same way, then
+    /// continues from them. Touching a prefetched relationship then fires no
+    /// fault per object.
+    func prefetchRelationships(_ paths: [String], of objects: [NSManagedObject]) {
+        for path in paths {
+            var current = objects
+            for name in path.split(separator: ".").map(String.init) {
+                fulfillFaults(current)
+                var seen = Set<ObjectIdentifier>(), next: [NSManagedObject] = []
+                for object in current where !object.isFault && !object.isInaccessible {
+                    let destinations: [NSManagedObject]
+                    switch object.values[name] {
+                    case let destination as NSManagedObject: destinations = [destination]
+                    case let set as ManagedObjectSet: destinations = set.objects
+                    default: destinations = []
+                    }
+                    for destination in destinations where seen.insert(ObjectIdentifier(destination)).inserted {
+                        next.append(destination)
+                    }
+                }
+                current = next
+            }
+            fulfillFaults(current)
+        }
     }
 
     /// The entity of `request`, looked up by name in the coordinator's model.

@@ -22,6 +22,23 @@ enum FetchKeyPathCheck {
         }
     }
 
+    /// Checks that every `relationshipKeyPathsForPrefetching` path is a chain
+    /// of relationships starting at `entity`.
+    static func checkPrefetching(_ paths: [String], entity: NSEntityDescription) throws {
+        for path in paths {
+            var current = entity
+            for component in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+                guard let relationship = current.relationshipsByName[component], let destination = relationship.destinationEntity else {
+                    let problem = current.propertiesByName[component] == nil
+                        ? "'\(component)' is not a property of \(current.name ?? "")"
+                        : "'\(component)' is not a relationship of \(current.name ?? "")"
+                    throw NSError.coreData(NSCoreDataError, "keypath \(path) not found in entity \(entity.name ?? ""): \(problem)")
+                }
+                current = destination
+            }
+        }
+    }
+
     /// What is wrong with `path` read from objects of `entity`, or nil.
     static func problem(with path: String, from entity: NSEntityDescription) -> String? {
         var current = entity

@@ -54,7 +54,9 @@ open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable 
     /// Dictionary results: whether equal dictionaries are returned once (default false).
     public var returnsDistinctResults: Bool = false
     /// Relationship key paths whose destinations to load with the results.
-    /// Accepted for compatibility: destinations load when first used.
+    /// Managed-object results only: each step of each path (to-one or to-many,
+    /// e.g. "album.photos") loads its destinations in one batch per store, so
+    /// touching them fires no fault per object. Unknown paths make the fetch throw.
     public var relationshipKeyPathsForPrefetching: [String]?
     /// Whether refetched objects take the store's values over unsaved ones (default false).
     public var shouldRefreshRefetchedObjects: Bool = false

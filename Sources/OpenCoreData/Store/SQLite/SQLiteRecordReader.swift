@@ -28,6 +28,7 @@ struct SQLiteRecordReader {
     private func readRows(table: String, keys: [Int64], wanted: [Int64: NSManagedObjectID],
                           into found: inout [NSManagedObjectID: StoreSnapshot]) throws {
         let sql = "SELECT * FROM \(table) WHERE Z_PK IN (\(Self.placeholders(keys.count)))"
+        store.recordQueryCount += 1
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(keys))
         while let row = try rows.next() {
             let pk: Int64 = row["Z_PK"]

@@ -23,6 +23,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     private var prefetched: [NSManagedObjectID: StoreSnapshot] = [:]
     private var batches = SQLiteFaultBatches()
 
+    /// How many `SELECT … WHERE Z_PK IN (…)` record reads the store has run
+    /// (one per table and chunk of keys); for tests of batched loading.
+    var recordQueryCount = 0
+
     /// How many records read ahead wait for their faults (bounded by one fetch result or one batch).
     var waitingRecordCount: Int { prefetched.count }
 
