@@ -1,7 +1,7 @@
 // Saves large batches into an SQLite store until it is killed; the crash
 // test (SQLiteCrashTests) kills it at random points and checks the store.
 //
-// Usage: StoreCrashWriter <store path> <objects per save>
+// Usage: StoreCrashWriter <store path> <objects per save> <model file>
 // Each save k inserts `count` Nodes with batch = k (each owning one Item),
 // sets touched = k on every Node of batch k - 1 and deletes the Nodes of
 // batch k - 3 (Cascade takes their Items). It prints "saving k" before
@@ -10,11 +10,11 @@ import Foundation
 import OpenCoreData
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let count = Int(arguments[2]) else {
-    FileHandle.standardError.write("usage: StoreCrashWriter <store path> <objects per save>\n".data(using: .utf8)!)
+guard arguments.count == 4, let count = Int(arguments[2]) else {
+    FileHandle.standardError.write("usage: StoreCrashWriter <store path> <objects per save> <model file>\n".data(using: .utf8)!)
     exit(2)
 }
-let coordinator = NSPersistentStoreCoordinator(managedObjectModel: CrashModel.make())
+let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try NSManagedObjectModel.load(contentsOf: URL(fileURLWithPath: arguments[3])))
 try coordinator.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: arguments[1]))
 let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
 context.persistentStoreCoordinator = coordinator
@@ -45,20 +45,4 @@ while true {
     try context.save()
     context.reset()
     FileHandle.standardOutput.write("saved \(batch)\n".data(using: .utf8)!) // unbuffered: the parent reads it at once
-}
-
-/// The model shared with the test (kept in sync by hand: the test builds the same).
-enum CrashModel {
-    static func make() -> NSManagedObjectModel {
-        let node = NSEntityDescription(name: "Node"), item = NSEntityDescription(name: "Item")
-        let items = NSRelationshipDescription(name: "items", destination: item, toMany: true, deleteRule: .cascadeDeleteRule)
-        let owner = NSRelationshipDescription(name: "owner", destination: node, toMany: false, deleteRule: .nullifyDeleteRule)
-        items.inverseRelationship = owner
-        owner.inverseRelationship = items
-        node.properties = ["batch", "index", "touched"].map { NSAttributeDescription(name: $0, type: .integer64AttributeType, isOptional: true) } + [items]
-        item.properties = [NSAttributeDescription(name: "batch", type: .integer64AttributeType, isOptional: true), owner]
-        let model = NSManagedObjectModel()
-        model.entities = [node, item]
-        return model
-    }
 }

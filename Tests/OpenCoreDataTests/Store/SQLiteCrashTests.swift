@@ -22,7 +22,7 @@ import GRDB
     static func runAndKill(_ store: URL, random: inout SeededGenerator) throws -> (saved: Int64, inSave: Bool) {
         let process = Process()
         process.executableURL = writer
-        process.arguments = [store.path, String(perSave)]
+        process.arguments = [store.path, String(perSave), CrashModelForTests.url.path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -64,7 +64,7 @@ import GRDB
     /// each present batch has every Node and Item, the save after it touched
     /// all of it, and batches three saves old are gone.
     static func check(_ url: URL, reported: Int64) throws {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: CrashModelForTests.make())
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try CrashModelForTests.make())
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let queue = try DatabaseQueue(path: url.path)
         try queue.read { (db: Database) throws in
@@ -88,18 +88,13 @@ import GRDB
     }
 }
 
-/// StoreCrashWriter's model, built the same way.
+/// The model StoreCrashWriter saves with: one model file that both read.
 enum CrashModelForTests {
-    static func make() -> NSManagedObjectModel {
-        let node = NSEntityDescription(name: "Node"), item = NSEntityDescription(name: "Item")
-        let items = NSRelationshipDescription(name: "items", destination: item, toMany: true, deleteRule: .cascadeDeleteRule)
-        let owner = NSRelationshipDescription(name: "owner", destination: node, toMany: false, deleteRule: .nullifyDeleteRule)
-        items.inverseRelationship = owner
-        owner.inverseRelationship = items
-        node.properties = ["batch", "index", "touched"].map { NSAttributeDescription(name: $0, type: .integer64AttributeType, isOptional: true) } + [items]
-        item.properties = [NSAttributeDescription(name: "batch", type: .integer64AttributeType, isOptional: true), owner]
-        let model = NSManagedObjectModel()
-        model.entities = [node, item]
-        return model
-    }
+    static let url: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() } // …/Tests/OpenCoreDataTests/Store/X.swift → Tests
+        return url.appendingPathComponent("Fixtures/CrashModel.xcdatamodel")
+    }()
+
+    static func make() throws -> NSManagedObjectModel { try NSManagedObjectModel.load(contentsOf: url) }
 }
