@@ -2,16 +2,20 @@
 // from their records.
 
 extension NSManagedObjectContext {
-    /// The committed record of `objectID`, or nil when its store has none.
-    func loadSnapshot(for objectID: NSManagedObjectID) throws -> StoreSnapshot? {
+    /// The committed record of `objectID`: the coordinator's cached row when
+    /// one is at most `stalenessInterval` old, otherwise read from the store
+    /// (and cached); nil when the store has no such record.
+    func loadRow(for objectID: NSManagedObjectID) throws -> StoreRowCache.Row? {
         guard let store = objectID.persistentStore, let coordinator = persistentStoreCoordinator else { return nil }
+        if let row = coordinator.rowCache.row(for: objectID, maxAge: stalenessInterval) { return row }
         return try coordinator.performStoreAccess { try store.snapshots(for: [objectID])[objectID] }
+            .map(coordinator.rowCache.remember)
     }
 
-    /// Loads a fault's values from its record; costs one store read.
+    /// Loads a fault's values from its record: the cached row, or one store read.
     func fulfillFault(_ object: NSManagedObject) {
-        if let snapshot = try? loadSnapshot(for: object.objectID) {
-            fulfill(object, with: snapshot)
+        if let row = try? loadRow(for: object.objectID) {
+            fulfill(object, with: row)
             return
         }
         guard shouldDeleteInaccessibleFaults else {
@@ -22,34 +26,54 @@ extension NSManagedObjectContext {
         object.values = [:]
     }
 
-    /// Loads the values of every fault among `objects` with one store read
-    /// per store and batch, instead of one per object.
+    /// Loads the values of every fault among `objects`: cached rows first, the
+    /// rest with one store read per store and batch of 1000, instead of one
+    /// per object.
     func fulfillFaults(_ objects: [NSManagedObject]) {
-        let faults = objects.filter { $0.isFault && $0.managedObjectContext === self && $0.objectID.persistentStore != nil }
-        guard let coordinator = persistentStoreCoordinator, !faults.isEmpty else { return }
-        for batch in stride(from: 0, to: faults.count, by: 1000).map({ faults[$0..<min($0 + 1000, faults.count)] }) {
+        guard let coordinator = persistentStoreCoordinator else { return }
+        var faults: [NSManagedObject] = []
+        for object in objects where object.isFault && object.managedObjectContext === self && object.objectID.persistentStore != nil {
+            if let row = coordinator.rowCache.row(for: object.objectID, maxAge: stalenessInterval) {
+                fulfill(object, with: row)
+            } else {
+                faults.append(object)
+            }
+        }
+        let rows = readRows(faults.map(\.objectID))
+        for object in faults where object.isFault {
+            if let row = rows[object.objectID] { fulfill(object, with: row) }
+        }
+    }
+
+    /// The current records of `ids` read from their stores (one read per
+    /// store and batch of 1000), now the cached rows; a failed read leaves
+    /// its IDs out.
+    func readRows(_ ids: [NSManagedObjectID]) -> [NSManagedObjectID: StoreRowCache.Row] {
+        guard let coordinator = persistentStoreCoordinator else { return [:] }
+        var rows: [NSManagedObjectID: StoreRowCache.Row] = [:]
+        for batch in stride(from: 0, to: ids.count, by: 1000).map({ ids[$0..<min($0 + 1000, ids.count)] }) {
             let snapshots = try? coordinator.performStoreAccess {
-                try Dictionary(grouping: batch.map(\.objectID), by: { ObjectIdentifier($0.persistentStore!) }).values
+                try Dictionary(grouping: batch.filter { $0.persistentStore != nil }, by: { ObjectIdentifier($0.persistentStore!) }).values
                     .reduce(into: [NSManagedObjectID: StoreSnapshot]()) { all, ids in
                         all.merge(try ids[0].persistentStore!.snapshots(for: ids)) { a, _ in a }
                     }
             }
-            for object in batch where object.isFault {
-                if let snapshot = snapshots?[object.objectID] { fulfill(object, with: snapshot) }
-            }
+            for (id, snapshot) in snapshots ?? [:] { rows[id] = coordinator.rowCache.remember(snapshot) }
         }
+        return rows
     }
 
-    func fulfill(_ object: NSManagedObject, with snapshot: StoreSnapshot) {
+    func fulfill(_ object: NSManagedObject, with row: StoreRowCache.Row) {
         object.isFaultStorage = false
         object.isInaccessible = false
-        apply(snapshot, to: object)
+        apply(row, to: object)
         object.awakeFromFetch()
     }
 
-    /// Makes `snapshot` the object's values and its committed state. Transient
+    /// Makes `row` the object's values and its committed state. Transient
     /// attributes start at their defaults.
-    func apply(_ snapshot: StoreSnapshot, to object: NSManagedObject) {
+    func apply(_ row: StoreRowCache.Row, to object: NSManagedObject) {
+        let snapshot = row.snapshot
         var values = snapshot.attributes
         for (name, attribute) in object.entity.attributesByName where attribute.isTransient {
             values[name] = attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil
@@ -57,7 +81,7 @@ extension NSManagedObjectContext {
         for (name, id) in snapshot.toOne { values[name] = self.object(with: id) }
         for (name, ids) in snapshot.toMany { values[name] = ManagedObjectSet(ids.map { self.object(with: $0) }) }
         object.values = values
-        object.committed = snapshot
+        object.committedRow = row
     }
 
     /// Refreshes `object` from its record. With `flag` false the object turns
@@ -67,15 +91,8 @@ extension NSManagedObjectContext {
         guard object.managedObjectContext === self, !object.isInsertedFlag, !object.isFault else { return }
         event.refreshed.append(object)
         if flag {
-            let changes = object.changedValues()
-            guard let snapshot = try? loadSnapshot(for: object.objectID) else { return }
-            apply(snapshot, to: object)
-            for (key, value) in changes { object.values[key] = Self.storageValue(value, for: object, key: key) }
-            if changes.isEmpty, object.isUpdatedFlag {
-                object.isUpdatedFlag = false
-                updated.remove(object)
-            }
-            object.awakeFromFetch()
+            guard let row = try? loadRow(for: object.objectID) else { return }
+            reload(object, from: row)
         } else {
             object.willTurnIntoFault()
             if object.isUpdatedFlag {
@@ -83,9 +100,24 @@ extension NSManagedObjectContext {
                 updated.remove(object)
             }
             object.values = [:]
+            // The record is let go too: the fault reads the row cache or the store when it fires.
+            object.committedRow = nil
             object.isFaultStorage = true
             object.didTurnIntoFault()
         }
+    }
+
+    /// Makes `row` the values of a loaded object, with its unsaved changes
+    /// applied again on top.
+    func reload(_ object: NSManagedObject, from row: StoreRowCache.Row) {
+        let changes = object.changedValues()
+        apply(row, to: object)
+        for (key, value) in changes { object.values[key] = Self.storageValue(value, for: object, key: key) }
+        if changes.isEmpty, object.isUpdatedFlag {
+            object.isUpdatedFlag = false
+            updated.remove(object)
+        }
+        object.awakeFromFetch()
     }
 
     /// Refreshes every registered object: changed ones keep their changes on

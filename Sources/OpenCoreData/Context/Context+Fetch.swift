@@ -17,16 +17,53 @@ extension NSManagedObjectContext {
         if untyped.resultType == .dictionaryResultType { return try dictionaries(for: untyped).map { $0 as! T } }
         let prefetching = untyped.resultType == .managedObjectResultType ? untyped.relationshipKeyPathsForPrefetching ?? [] : []
         if !prefetching.isEmpty { try FetchKeyPathCheck.checkPrefetching(prefetching, entity: resolveEntity(of: untyped)) }
+        if untyped.resultType == .managedObjectIDResultType {
+            guard untyped.includesPendingChanges && hasChanges else {
+                let entity = resolveEntity(of: untyped)
+                try FetchKeyPathCheck.check(untyped, entity: entity)
+                return try storeSelection(untyped, entity: entity).map { $0 as! T }
+            }
+            return try fetchObjects(untyped).map { $0.objectID as! T }
+        }
         let objects = try fetchObjects(untyped)
-        if untyped.resultType == .managedObjectIDResultType { return objects.map { $0.objectID as! T } }
+        if untyped.shouldRefreshRefetchedObjects { refreshRefetched(objects) }
         prefetchRelationships(prefetching, of: objects)
         if !untyped.returnsObjectsAsFaults { objects.forEach { $0.fireFaultIfNeeded() } }
-        return objects.map { object in
-            guard let typed = object as? T else {
-                preconditionFailure("Fetched an object of entity \(object.entity.name ?? "") of class \(Swift.type(of: object)), not \(T.self); register the class with NSManagedObject.register(_:)")
-            }
-            return typed
+        return objects.map(Self.typed)
+    }
+
+    /// A fetch whose objects are made a batch at a time as they are read:
+    /// Core Data's batch-faulting array. With `fetchBatchSize` > 0 and no
+    /// unsaved changes to merge, the fetch selects only the keys of the
+    /// matching records (12 bytes a row for SQLite); reading an element loads
+    /// its batch (one record read per store, prefetching included) and lets
+    /// the previous batch go, so walking a million objects keeps one batch in
+    /// memory — as long as the caller keeps no references either. Otherwise
+    /// (no batch size, other result types, unsaved changes) it holds the
+    /// result of `fetch(_:)`. Use it on the context's queue, like its objects.
+    public func fetchBatched<T>(_ request: NSFetchRequest<T>) throws -> BatchFaultingArray<T> {
+        let untyped = request.untyped
+        guard untyped.resultType == .managedObjectResultType, untyped.fetchBatchSize > 0,
+              !(untyped.includesPendingChanges && hasChanges) else {
+            return BatchFaultingArray(elements: try fetch(request))
         }
+        let entity = resolveEntity(of: untyped)
+        try FetchKeyPathCheck.check(untyped, entity: entity)
+        let prefetching = untyped.relationshipKeyPathsForPrefetching ?? []
+        if !prefetching.isEmpty { try FetchKeyPathCheck.checkPrefetching(prefetching, entity: entity) }
+        // The store selects keys only; records are read per batch.
+        let keys = untyped.copy() as! NSFetchRequest<NSFetchRequestResult>
+        keys.fetchBatchSize = 0
+        keys.includesPropertyValues = false
+        return BatchFaultingArray(context: self, ids: try storeSelection(keys, entity: entity), request: untyped)
+    }
+
+    /// `object` as the fetch's result type, or a stop naming the class to register.
+    static func typed<T>(_ object: NSManagedObject) -> T {
+        guard let typed = object as? T else {
+            preconditionFailure("Fetched an object of entity \(object.entity.name ?? "") of class \(Swift.type(of: object)), not \(T.self); register the class with NSManagedObject.register(_:)")
+        }
+        return typed
     }
 
     /// The number of objects `request` would return. Without unsaved changes
@@ -45,39 +82,63 @@ extension NSManagedObjectContext {
                 try stores[0].count(StoreFetch(entity: entity, request: untyped, appliesWindow: true))
             }
         }
-        return try fetchObjects(untyped, creatingObjects: false).count
+        return try fetchObjects(untyped).count
     }
 
-    private func fetchObjects(_ request: NSFetchRequest<NSFetchRequestResult>,
-                              creatingObjects: Bool = true) throws -> [NSManagedObject] {
+    private func fetchObjects(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> [NSManagedObject] {
         let entity = resolveEntity(of: request)
         try FetchKeyPathCheck.check(request, entity: entity)
-        let merges = request.includesPendingChanges && hasChanges
+        guard request.includesPendingChanges && hasChanges else {
+            return try storeSelection(request, entity: entity).map { object(with: $0) }
+        }
+        var candidates = try storeSelection(request, entity: entity, appliesWindow: false)
+            .map { object(with: $0) }.filter { !$0.isDeleted }
+        var seen = Set(candidates.map(ObjectIdentifier.init))
+        let matchesEntity: (NSManagedObject) -> Bool = { object in
+            object.entity === entity || (request.includesSubentities && object.entity.isKindOf(entity: entity))
+        }
+        for object in inserted.objects + updated.objects
+        where !object.isDeleted && matchesEntity(object) && seen.insert(ObjectIdentifier(object)).inserted {
+            candidates.append(object)
+        }
+        return try FetchEvaluation.filterAndSort(candidates, request: request, appliesWindow: true)
+    }
+
+    /// The IDs the stores select for `request`. With one store it applies the
+    /// window and its result is returned as the store made it; with several
+    /// (or `appliesWindow` false) the window is applied here.
+    private func storeSelection(_ request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription,
+                                appliesWindow: Bool = true) throws -> StoreObjectIDs {
         let stores = (persistentStoreCoordinator?.persistentStores ?? []).filter { store in
             storeEntities(of: entity, request).contains(where: store.holds)
         }
-        let storeWindow = !merges && stores.count == 1
+        guard let coordinator = persistentStoreCoordinator, !stores.isEmpty else { return StoreObjectIDs([]) }
+        if stores.count == 1 {
+            return try coordinator.performStoreAccess {
+                try stores[0].execute(StoreFetch(entity: entity, request: request, appliesWindow: appliesWindow))
+            }
+        }
         var ids: [NSManagedObjectID] = []
-        try persistentStoreCoordinator?.performStoreAccess {
-            for store in stores {
-                ids += try store.execute(StoreFetch(entity: entity, request: request, appliesWindow: storeWindow))
-            }
+        try coordinator.performStoreAccess {
+            for store in stores { ids += try store.execute(StoreFetch(entity: entity, request: request, appliesWindow: false)) }
         }
-        if storeWindow {
-            return ids.map { object(with: $0) }
+        guard appliesWindow else { return StoreObjectIDs(ids) }
+        let objects = try FetchEvaluation.filterAndSort(ids.map { object(with: $0) }, request: request, appliesWindow: true)
+        return StoreObjectIDs(objects.map(\.objectID))
+    }
+
+    /// `shouldRefreshRefetchedObjects`: objects that were already loaded get
+    /// their records' current values (read from the store, not the row
+    /// cache), with their unsaved changes kept on top, as
+    /// `refresh(_:mergeChanges: true)` does.
+    private func refreshRefetched(_ objects: [NSManagedObject]) {
+        let loaded = objects.filter { !$0.isFault && !$0.isInsertedFlag && !$0.isInaccessible }
+        let rows = readRows(loaded.map(\.objectID))
+        for object in loaded {
+            guard let row = rows[object.objectID] else { continue }
+            event.refreshed.append(object)
+            reload(object, from: row)
         }
-        var candidates = ids.map { object(with: $0) }.filter { !$0.isDeleted }
-        if merges {
-            var seen = Set(candidates.map(ObjectIdentifier.init))
-            let matchesEntity: (NSManagedObject) -> Bool = { object in
-                object.entity === entity || (request.includesSubentities && object.entity.isKindOf(entity: entity))
-            }
-            for object in inserted.objects + updated.objects
-            where !object.isDeleted && matchesEntity(object) && seen.insert(ObjectIdentifier(object)).inserted {
-                candidates.append(object)
-            }
-        }
-        return try FetchEvaluation.filterAndSort(candidates, request: request, appliesWindow: true)
     }
 
     /// `relationshipKeyPathsForPrefetching`: for each key path, step by step,
@@ -133,7 +194,7 @@ extension NSManagedObjectContext {
         copy.fetchOffset = 0
         copy.fetchLimit = 0
         copy.resultType = .managedObjectIDResultType
-        let ids = try fetchObjects(copy, creatingObjects: false).map(\.objectID)
+        let ids = try fetchObjects(copy).map(\.objectID)
         let entity = resolveEntity(of: request)
         return try persistentStoreCoordinator?.performStoreAccess {
             try DictionaryResults.dictionaries(StoreRowLoader().rows(ids), request: request, entity: entity)

@@ -65,7 +65,7 @@ extension NSManagedObjectContext {
         for object in savedInserted {
             if let id = plan.permanentIDs[ObjectIdentifier(object)] { reassign(object, to: id) }
         }
-        for (object, snapshot) in plan.snapshots { object.committed = snapshot }
+        for (object, snapshot) in plan.snapshots { object.committedRow = rowCache?.remember(snapshot) ?? StoreRowCache.Row(snapshot) }
         for object in savedInserted + savedUpdated {
             object.isInsertedFlag = false
             object.isUpdatedFlag = false
@@ -76,9 +76,10 @@ extension NSManagedObjectContext {
         updated = ManagedObjectSet()
         deleted = ManagedObjectSet()
         for object in savedDeleted {
+            rowCache?.forget(object.objectID)
             forget(object)
             object.values = [:]
-            object.committed = nil
+            object.committedRow = nil
             object.isFaultStorage = true
         }
         (savedInserted + savedUpdated + savedDeleted).forEach { $0.didSave() }
@@ -119,7 +120,7 @@ extension NSManagedObjectContext {
         for object in restored {
             object.isUpdatedFlag = false
             object.isDeletedFlag = false
-            if let snapshot = object.committed { apply(snapshot, to: object) }
+            if let row = object.committedRow { apply(row, to: object) }
         }
         inserted = ManagedObjectSet()
         updated = ManagedObjectSet()
@@ -138,8 +139,10 @@ extension NSManagedObjectContext {
             forget(object)
             object.isFaultStorage = true
             object.values = [:]
+            object.committedRow = nil
         }
-        registered = [:]
+        registered.removeAll()
+        retained = [:]
         pendingDeletes = []
         event = ContextEvent()
         guard !all.isEmpty else { return }

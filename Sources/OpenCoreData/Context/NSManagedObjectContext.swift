@@ -41,7 +41,21 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// or only when saving.
     public var propagatesDeletesAtEndOfEvent = true
 
-    var registered: [NSManagedObjectID: NSManagedObject] = [:]
+    /// Whether the context keeps every registered object alive (false, the
+    /// default, as in Core Data: unchanged objects live only as long as the
+    /// application or another object references them; objects with unsaved
+    /// changes are always kept).
+    public var retainsRegisteredObjects = false {
+        didSet {
+            retained = retainsRegisteredObjects ? Dictionary(registered.values.map { (ObjectIdentifier($0), $0) }) { a, _ in a } : [:]
+        }
+    }
+
+    /// Registered objects by ID, held weakly: a released unchanged object
+    /// leaves the context, and its memory with it.
+    var registered = WeakValueDictionary<NSManagedObjectID, NSManagedObject>()
+    /// The strong references `retainsRegisteredObjects` asks for.
+    var retained: [ObjectIdentifier: NSManagedObject] = [:]
     var inserted = ManagedObjectSet(), updated = ManagedObjectSet(), deleted = ManagedObjectSet()
     /// Deleted objects whose delete rules have not run yet.
     var pendingDeletes: [NSManagedObject] = []
@@ -85,7 +99,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         object.isFaultStorage = true
         object.hasAwokenFromInsert = true
         object.managedObjectContext = self
-        registered[objectID] = object
+        register(object)
         return object
     }
 
@@ -94,13 +108,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// the store has no such record.
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
         if let object = registered[objectID], !object.isFault, !object.isInaccessible { return object }
-        guard let snapshot = try loadSnapshot(for: objectID) else {
+        guard let row = try loadRow(for: objectID) else {
             throw NSError.coreData(NSManagedObjectReferentialIntegrityError,
                                    "No object with ID \(objectID) exists in the store.",
                                    userInfo: [NSAffectedObjectsErrorKey: [objectID]])
         }
         let object = object(with: objectID)
-        if object.isFault { fulfill(object, with: snapshot) }
+        if object.isFault { fulfill(object, with: row) }
         return object
     }
 
@@ -116,7 +130,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         precondition(object.managedObjectContext == nil,
                      "An NSManagedObject of entity \(object.entity.name ?? "") may not be inserted into a second context")
         object.managedObjectContext = self
-        registered[object.objectID] = object
+        register(object)
         object.isInsertedFlag = true
         inserted.append(object)
         event.inserted.append(object)
@@ -124,6 +138,15 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             object.hasAwokenFromInsert = true
             object.awakeFromInsert()
         }
+    }
+
+    /// The coordinator's row cache.
+    var rowCache: StoreRowCache? { persistentStoreCoordinator?.rowCache }
+
+    /// Registers `object` under its current ID.
+    func register(_ object: NSManagedObject) {
+        registered[object.objectID] = object
+        if retainsRegisteredObjects { retained[ObjectIdentifier(object)] = object }
     }
 
     private func undelete(_ object: NSManagedObject) {
@@ -151,6 +174,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// longer has a context.
     func forget(_ object: NSManagedObject) {
         if registered[object.objectID] === object { registered[object.objectID] = nil }
+        retained[ObjectIdentifier(object)] = nil
         inserted.remove(object)
         updated.remove(object)
         deleted.remove(object)

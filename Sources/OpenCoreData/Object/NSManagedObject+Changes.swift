@@ -25,7 +25,7 @@ extension NSManagedObject {
     /// destinations as objects of this context. Costs one store read if the
     /// object's record is not cached.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
-        guard let committed = committed ?? (isFaultStorage ? try? managedObjectContext?.loadSnapshot(for: objectID) : nil),
+        guard let committed = committed ?? (isFaultStorage ? (try? managedObjectContext?.loadRow(for: objectID))??.snapshot : nil),
               let context = managedObjectContext else { return [:] }
         var result: [String: Any] = [:]
         for key in keys ?? entity.properties.map(\.name) {

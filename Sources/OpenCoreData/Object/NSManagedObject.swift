@@ -18,8 +18,11 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Current values by property name: attributes as Swift values, to-one
     /// relationships as objects, to-many as `ManagedObjectSet`.
     var values: [String: Any] = [:]
-    /// The record as last read from or written to the store; nil for objects never saved.
-    var committed: StoreSnapshot?
+    /// The record as last read from or written to the store (shared with the
+    /// coordinator's row cache); nil for objects never saved and for faults
+    /// whose record was not read yet.
+    var committedRow: StoreRowCache.Row?
+    var committed: StoreSnapshot? { committedRow?.snapshot }
     /// Values at the start of the current event, kept once the object changes
     /// in the event (for `changedValuesForCurrentEvent()`).
     var eventBaseline: [String: Any]?

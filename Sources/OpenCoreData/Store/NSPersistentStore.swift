@@ -67,7 +67,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     }
 
     /// The IDs of the records a fetch selects, in the request's order.
-    func execute(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
+    func execute(_ fetch: StoreFetch) throws -> StoreObjectIDs {
         preconditionFailure("\(Swift.type(of: self)) does not implement execute(_:)")
     }
 

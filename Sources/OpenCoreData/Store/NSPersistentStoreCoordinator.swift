@@ -13,6 +13,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// A name for debugging.
     public var name: String?
 
+    /// The records objects of this coordinator's contexts hold, for firing
+    /// faults without reading the store.
+    let rowCache = StoreRowCache()
+
     /// A coordinator for `model`, which it freezes (Core Data forbids editing
     /// a model once a coordinator uses it).
     public init(managedObjectModel model: NSManagedObjectModel) {

@@ -42,8 +42,8 @@ struct SQLiteFetchExecution {
     }
 
     /// The selected IDs in order, and the records read with them.
-    func run() throws -> ([NSManagedObjectID], [NSManagedObjectID: StoreSnapshot]) {
-        guard let entity = store.mapping.entity(fetch.entity) else { return ([], [:]) }
+    func run() throws -> (StoreObjectIDs, [NSManagedObjectID: StoreSnapshot]) {
+        guard let entity = store.mapping.entity(fetch.entity) else { return (StoreObjectIDs([]), [:]) }
         let request = fetch.request
         var plan = plan(entity, sorted: true)
         let prefetches = !plan.inMemory && request.resultType == .managedObjectResultType && request.includesPropertyValues
@@ -51,19 +51,23 @@ struct SQLiteFetchExecution {
         // Prefetching selects the rows' columns too, so the records come with
         // the IDs instead of from a second pass over the result's keys.
         if prefetches { plan.sql = Self.selectIDs + ", t0.*" + plan.sql.dropFirst(Self.selectIDs.count) }
-        let (ids, snapshots) = try store.database.read { db in
-            var ids: [NSManagedObjectID] = []
+        let (keys, snapshots) = try store.database.read { db in
+            var keys = SelectedKeys()
             var snapshots: [NSManagedObjectID: StoreSnapshot] = [:]
             let reader = SQLiteRecordReader(store: store, db: db)
             let rows = try Row.fetchCursor(db.makeStatement(sql: plan.sql), arguments: StatementArguments(plan.arguments))
             while let row = try rows.next() {
-                guard let id = store.objectID(entityNumber: row[1], primaryKey: row[0]) else { continue }
-                ids.append(id)
-                if prefetches { snapshots[id] = reader.snapshot(of: id, from: row) }
+                let pk: Int64 = row[0], number: Int = row[1]
+                guard store.mapping.entity(number: number) != nil else { continue }
+                keys.append(pk: pk, entityNumber: number)
+                if prefetches, let id = store.objectID(entityNumber: number, primaryKey: pk) {
+                    snapshots[id] = reader.snapshot(of: id, from: row)
+                }
             }
             if prefetches { try reader.readToMany(into: &snapshots) }
-            return (ids, snapshots)
+            return (keys, snapshots)
         }
+        let ids = keys.objectIDs(in: store)
         guard plan.inMemory else { return (ids, snapshots) }
         let loader = StoreRowLoader()
         let rest = NSFetchRequest<NSFetchRequestResult>()
@@ -72,8 +76,25 @@ struct SQLiteFetchExecution {
         rest.sortDescriptors = plan.sortsInMemory ? request.sortDescriptors : nil
         rest.fetchLimit = request.fetchLimit
         rest.fetchOffset = request.fetchOffset
-        let selected = try FetchEvaluation.filterAndSort(loader.rows(ids), request: rest, appliesWindow: fetch.appliesWindow)
-        return (selected.map(\.id), [:])
+        let selected = try FetchEvaluation.filterAndSort(loader.rows(Array(ids)), request: rest, appliesWindow: fetch.appliesWindow)
+        return (StoreObjectIDs(selected.map(\.id)), [:])
+    }
+
+    /// The selected rows as `Z_PK` and `Z_ENT` only: 12 bytes a row.
+    private struct SelectedKeys {
+        var primaryKeys: [Int64] = []
+        var entityNumbers: [Int32] = []
+
+        mutating func append(pk: Int64, entityNumber: Int) {
+            primaryKeys.append(pk)
+            entityNumbers.append(Int32(entityNumber))
+        }
+
+        func objectIDs(in store: SQLiteStore) -> StoreObjectIDs {
+            StoreObjectIDs(count: primaryKeys.count) { [primaryKeys, entityNumbers] in
+                store.objectID(entityNumber: Int(entityNumbers[$0]), primaryKey: primaryKeys[$0])!
+            }
+        }
     }
 
     /// Compiles the request: entity range, predicate conjuncts, and (when

@@ -97,11 +97,13 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         return found
     }
 
-    override func execute(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
+    override func execute(_ fetch: StoreFetch) throws -> StoreObjectIDs {
         prefetched = [:]
         let (ids, snapshots) = try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).run() }
         prefetched = snapshots
-        if fetch.request.resultType == .managedObjectResultType { batches.remember(ids, batchSize: fetch.request.fetchBatchSize) }
+        if fetch.request.resultType == .managedObjectResultType {
+            batches.remember(fetch.request.fetchBatchSize > 0 ? Array(ids) : [], batchSize: fetch.request.fetchBatchSize)
+        }
         return ids
     }
 

@@ -1,0 +1,27 @@
+/// The IDs a store selected for a fetch, in order, made on access.
+///
+/// A store may keep its result as it read it (the SQLite store keeps a
+/// primary key and an entity number per row, 12 bytes) instead of one ID
+/// object per row (about 100 bytes), so that a batched fetch of a million
+/// rows holds its result in ~12 MB. Reading an element creates its ID: O(1),
+/// one allocation.
+public struct StoreObjectIDs: RandomAccessCollection, @unchecked Sendable {
+    public let count: Int
+    private let make: (Int) -> NSManagedObjectID
+
+    /// IDs already made.
+    init(_ ids: [NSManagedObjectID]) {
+        count = ids.count
+        make = { ids[$0] }
+    }
+
+    /// `count` IDs, the one at position `i` made by `make(i)`.
+    init(count: Int, make: @escaping (Int) -> NSManagedObjectID) {
+        self.count = count
+        self.make = make
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+    public subscript(position: Int) -> NSManagedObjectID { make(position) }
+}

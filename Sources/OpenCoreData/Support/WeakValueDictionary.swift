@@ -1,0 +1,48 @@
+/// A dictionary whose values are held weakly: an entry reads as absent once
+/// nothing else keeps its value alive.
+///
+/// Invariant: the storage never holds more than `max(minimumSweepCount,
+/// 2 × live entries at the last sweep)` entries, because inserting past that
+/// bound first drops every dead entry. Sweeping costs one pass over the
+/// storage, and happens only after the storage doubled, so insertion stays
+/// amortised O(1) and a long walk over short-lived values keeps the storage
+/// proportional to the values alive, not to the values ever inserted.
+struct WeakValueDictionary<Key: Hashable, Value: AnyObject> {
+    private struct Entry {
+        weak var value: Value?
+    }
+
+    static var minimumSweepCount: Int { 1024 }
+
+    private var storage: [Key: Entry] = [:]
+    private var sweepCount = Self.minimumSweepCount
+
+    /// The live value for `key`; assigning nil removes the entry.
+    subscript(key: Key) -> Value? {
+        get { storage[key]?.value }
+        set {
+            guard let newValue else {
+                storage[key] = nil
+                return
+            }
+            if storage.count >= sweepCount, storage[key] == nil { sweep() }
+            storage[key] = Entry(value: newValue)
+        }
+    }
+
+    /// Every live value, in no particular order; O(entries).
+    var values: [Value] { storage.values.compactMap(\.value) }
+
+    /// How many entries the storage holds, dead ones included (for tests of the bound).
+    var storageCount: Int { storage.count }
+
+    mutating func removeAll() {
+        storage = [:]
+        sweepCount = Self.minimumSweepCount
+    }
+
+    private mutating func sweep() {
+        storage = storage.filter { $0.value.value != nil }
+        sweepCount = Swift.max(Self.minimumSweepCount, storage.count * 2)
+    }
+}

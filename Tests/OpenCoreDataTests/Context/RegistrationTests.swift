@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import OpenCoreData
+
+/// Which objects a context keeps. Core Data's contexts hold registered
+/// objects weakly unless they have unsaved changes or
+/// `retainsRegisteredObjects` is set ("Managed objects know what context
+/// they're associated with, and contexts know what managed objects they
+/// contain. By default, though, the references between a context and its
+/// managed objects are weak": Apple, Core Data Programming Guide, "Object
+/// Life Cycle—Memory Management"; NSManagedObjectContext.h, retainsRegisteredObjects).
+@Suite struct RegistrationTests {
+    static func savedContext(_ kind: TestStack.StoreKind, photos: Int = 10) throws -> NSManagedObjectContext {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
+        try context.performAndWait { () throws in
+            for index in 0..<photos { TestStack.insert("Photo", into: context, ["name": "p\(index)", "index": index]) }
+            try context.save()
+        }
+        return TestStack.sibling(of: context)
+    }
+
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func releasedUnchangedObjectsLeaveTheContext(kind: TestStack.StoreKind) throws {
+        let context = try Self.savedContext(kind)
+        try context.performAndWait { () throws in
+            var photos: [NSManagedObject]? = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
+            let ids = photos!.map(\.objectID)
+            #expect(context.registeredObjects.count == 10)
+            #expect(context.registeredObject(for: ids[0]) === photos![0])
+            photos = nil
+            #expect(context.registeredObjects.isEmpty)
+            #expect(context.registeredObject(for: ids[0]) == nil)
+            // Asking again makes a new fault that reads the same record.
+            #expect(context.object(with: ids[3]).value(forKey: "name") as? String == "p3")
+        }
+    }
+
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func changedObjectsStayUntilSaved(kind: TestStack.StoreKind) throws {
+        let context = try Self.savedContext(kind)
+        try context.performAndWait { () throws in
+            var photos: [NSManagedObject]? = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
+            photos![0].setValue("renamed", forKey: "name")
+            let changedID = photos![0].objectID
+            TestStack.insert("Album", into: context, ["name": "new"])
+            photos = nil
+            #expect(context.registeredObjects.count == 2)
+            #expect(context.registeredObject(for: changedID)?.value(forKey: "name") as? String == "renamed")
+            #expect(context.updatedObjects.count == 1 && context.insertedObjects.count == 1)
+            try context.save()
+            #expect(context.registeredObjects.isEmpty)
+            let reader = try TestStack.reader(of: context)
+            try reader.performAndWait { () throws in
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+                request.predicate = NSPredicate(format: "name == 'renamed'")
+                #expect(try reader.count(for: request) == 1)
+            }
+        }
+    }
+
+    @Test func retainsRegisteredObjectsKeepsThem() throws {
+        let context = try Self.savedContext(.sqlite)
+        try context.performAndWait { () throws in
+            var photos: [NSManagedObject]? = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
+            context.retainsRegisteredObjects = true
+            let first = photos![0]
+            photos = nil
+            #expect(context.registeredObjects.count == 10)
+            _ = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
+            #expect(context.registeredObject(for: first.objectID) === first)
+            context.retainsRegisteredObjects = false
+            #expect(context.registeredObjects.count == 1)
+            withExtendedLifetime(first) {}
+            context.retainsRegisteredObjects = true
+            context.reset()
+            #expect(context.registeredObjects.isEmpty)
+        }
+    }
+
+    /// Related objects keep each other alive through their relationships, as
+    /// in Core Data (the cycle breaks when one is refreshed into a fault).
+    @Test func relationshipsKeepDestinationsRegistered() throws {
+        let context = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        try context.performAndWait { () throws in
+            let album = TestStack.insert("Album", into: context, ["name": "a"])
+            TestStack.insert("Photo", into: context, ["name": "p"]).setValue(album, forKey: "album")
+            try context.save()
+            #expect(context.registeredObjects.count == 2)
+            context.refresh(album, mergeChanges: false)
+            #expect(context.registeredObjects.count == 1)
+            #expect(TestStack.names(TestStack.set(album, "photos")) == ["p"])
+        }
+    }
+}
