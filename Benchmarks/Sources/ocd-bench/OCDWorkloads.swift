@@ -91,14 +91,15 @@ enum OCDWorkloads {
         }
     }
 
-    /// Walks every photo through a fetch with `fetchBatchSize` 100.
+    /// Walks every photo through a batch-faulting fetch result (`fetchBatched`,
+    /// `fetchBatchSize` 100): Core Data's lazy array, one batch in memory.
     static func batchedWalk(_ photos: Int, _ url: URL) throws {
         let context = try OCDModels.context(OCDModels.graph, url)
         try context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
             request.fetchBatchSize = 100
             var seen = 0
-            for photo in try context.fetch(request) where !(photo.value(forKey: "name") as! String).isEmpty {
+            for photo in try context.fetchBatched(request) where !(photo.value(forKey: "name") as! String).isEmpty {
                 seen += photo.value(forKey: "rating") as! Int64 >= 0 ? 1 : 0
             }
             try check(seen == photos, "batchedWalk saw \(seen)")
