@@ -18,7 +18,9 @@ struct SQLiteExternalData: Sendable {
     /// exact number matters to no reader, since reading follows the tag, not the size.
     static let threshold = 100 * 1024
 
+    /// First byte of a column value followed by the bytes themselves.
     static let inlineTag: UInt8 = 1
+    /// First byte of a column value followed by the name of a file.
     static let externalTag: UInt8 = 2
 
     /// `.<store name>_SUPPORT/_EXTERNAL_DATA` beside the store file.
@@ -58,7 +60,7 @@ struct SQLiteExternalData: Sendable {
     /// when the sizes agree.
     func file(_ name: String, holds data: Data) -> Bool {
         let url = folder.appendingPathComponent(name)
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+        let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
         return size == data.count && (try? Data(contentsOf: url)) == data
     }
 
@@ -95,8 +97,11 @@ struct SQLiteExternalData: Sendable {
     /// (``rolledBack()``). So a row never points to a missing file, whatever
     /// fails or crashes when; the worst case is an orphaned file.
     final class Save {
+        /// The store's folder of files.
         let storage: SQLiteExternalData
+        /// Files this save wrote: removed if its transaction fails.
         private var written: [String] = []
+        /// Files rows pointed to before this save: removed once it committed.
         private var obsolete: [String] = []
 
         init(storage: SQLiteExternalData) {
