@@ -44,7 +44,7 @@ struct SQLiteRecordReader {
         var snapshot = StoreSnapshot(objectID: id, version: row["Z_OPT"] ?? 0)
         for (attribute, column) in entity.attributes {
             let dbValue: DatabaseValue = row[column]
-            if let value = SQLiteValueCoding.value(dbValue, for: attribute, external: externalData) {
+            if let value = SQLiteValueCoding.value(dbValue, for: attribute, external: store.externalData.data(reference:)) {
                 snapshot.attributes[attribute.name] = value
             }
         }
@@ -89,15 +89,6 @@ struct SQLiteRecordReader {
                 }
             }
         }
-    }
-
-    /// The bytes of an attribute kept outside the database: the tag's
-    /// remainder names a file in `.<store name>_SUPPORT/_EXTERNAL_DATA/`.
-    private func externalData(_ reference: Data) -> Data? {
-        guard let url = store.url, let name = String(data: reference, encoding: .utf8)?.trimmingCharacters(in: .controlCharacters) else { return nil }
-        let folder = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent)_SUPPORT/_EXTERNAL_DATA")
-        return try? Data(contentsOf: folder.appendingPathComponent(name))
     }
 
     static func chunks(_ keys: [Int64]) -> [[Int64]] {

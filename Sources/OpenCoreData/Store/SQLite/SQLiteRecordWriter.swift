@@ -6,8 +6,15 @@ import GRDB
 /// row: order keys of ordered to-many relationships, join-table rows and
 /// hidden keys of to-many relationships without inverse.
 ///
+/// Values of attributes allowing external storage go through `files`
+/// (``SQLiteExternalData/Save``): a large value is written to its file here,
+/// before the transaction commits, and the files of replaced or deleted
+/// values are noted for removal after it.
+///
 /// Statements are cached per connection, so each record costs one or two
-/// prepared-statement executions plus one per to-many destination.
+/// prepared-statement executions plus one per to-many destination, and a
+/// deleted or updated record with such attributes one more to read the
+/// columns it replaces.
 struct SQLiteRecordWriter {
     /// Core Data spaces order keys by 1024 so that inserting between two
     /// items can leave the others alone; only the relative order matters.
@@ -15,6 +22,7 @@ struct SQLiteRecordWriter {
 
     let mapping: SQLiteMapping
     let db: Database
+    let files: SQLiteExternalData.Save
 
     func apply(_ changes: StoreChangeSet) throws {
         for id in changes.deleted { try delete(id) }
@@ -34,6 +42,7 @@ struct SQLiteRecordWriter {
     private func delete(_ id: NSManagedObjectID) throws {
         let entity = try entity(of: id)
         let pk = id.primaryKey!
+        for previous in try externalColumns(of: entity, pk: pk).values { files.replaced(previous) }
         try db.cachedStatement(sql: "DELETE FROM \(entity.table) WHERE Z_PK = ?").execute(arguments: [pk])
         for (_, storage) in entity.relationships {
             switch storage {
@@ -50,10 +59,17 @@ struct SQLiteRecordWriter {
     /// Inserts or updates the row of `snapshot`: attributes and to-one keys.
     private func write(_ snapshot: StoreSnapshot, inserting: Bool) throws {
         let entity = try entity(of: snapshot.objectID)
+        let pk = snapshot.objectID.primaryKey!
+        let previous = inserting ? [:] : try externalColumns(of: entity, pk: pk)
         var columns: [String] = [], values: [DatabaseValue] = []
         for (attribute, column) in entity.attributes {
+            let old = previous[column] ?? .null
+            let value = try SQLiteValueCoding.databaseValue(snapshot.attributes[attribute.name], for: attribute) { data in
+                try files.columnValue(data, for: attribute, previous: old)
+            }
+            files.replaced(old, by: value)
             columns.append(column)
-            values.append(try SQLiteValueCoding.databaseValue(snapshot.attributes[attribute.name], for: attribute))
+            values.append(value)
         }
         for (relationship, storage) in entity.relationships {
             guard case .foreignKey(let key) = storage else { continue }
@@ -66,7 +82,6 @@ struct SQLiteRecordWriter {
                 values.append(destination.flatMap { mapping.entity($0.entity)?.number }?.databaseValue ?? .null)
             }
         }
-        let pk = snapshot.objectID.primaryKey!
         if inserting {
             let sql = "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, 1"
                 + String(repeating: ", ?", count: columns.count) + ")"
@@ -79,6 +94,16 @@ struct SQLiteRecordWriter {
                                        "The record of \(snapshot.objectID) is no longer in the store.")
             }
         }
+    }
+
+    /// The stored values of the row `pk`'s columns whose attributes allow
+    /// external storage, by column; no query when the entity has none.
+    private func externalColumns(of entity: SQLiteMapping.Entity, pk: Int64) throws -> [String: DatabaseValue] {
+        let columns = entity.attributes.filter { $0.attribute.allowsExternalBinaryDataStorage }.map(\.column)
+        guard !columns.isEmpty else { return [:] }
+        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE Z_PK = ?"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [pk]) else { return [:] }
+        return Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, row[$0] as DatabaseValue) })
     }
 
     /// Writes the to-many relationships of `snapshot` whose data lives outside its row.

@@ -15,6 +15,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     private(set) var database: (any DatabaseWriter)!
     /// Table and column names of every entity; set by `loadMetadata()`.
     private(set) var mapping: SQLiteMapping!
+    /// Where values of attributes allowing external storage live as files; set by `loadMetadata()`.
+    private(set) var externalData: SQLiteExternalData!
     /// The metadata as last written to Z_METADATA, to write it again only when it changed.
     private var writtenMetadata = Data()
     /// Records the last fetch read with its rows, waiting for their faults to
@@ -37,6 +39,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         let model = coordinator.managedObjectModel
         let configuration = configurationName == NSManagedObjectModel.defaultConfigurationName ? nil : configurationName
         mapping = try SQLiteMapping(model: model, configuration: configuration)
+        externalData = SQLiteExternalData(storeURL: url)
         database = try SQLiteConnection.open(at: url, options: options, readOnly: isReadOnly)
         try translatingErrors {
             if let existing = try database.read(SQLiteMetadata.read) {
@@ -118,12 +121,19 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         guard !changes.isEmpty || metadataChanged else { return }
         prefetched = [:]
         batches.forget()
-        try translatingErrors {
-            try database.write { db in
-                try SQLiteRecordWriter(mapping: mapping, db: db).apply(changes)
-                if metadataChanged { try SQLiteMetadata.write(metadata, db) }
+        let files = SQLiteExternalData.Save(storage: externalData)
+        do {
+            try translatingErrors {
+                try database.write { db in
+                    try SQLiteRecordWriter(mapping: mapping, db: db, files: files).apply(changes)
+                    if metadataChanged { try SQLiteMetadata.write(metadata, db) }
+                }
             }
+        } catch {
+            files.rolledBack()
+            throw error
         }
+        files.committed()
         writtenMetadata = metadataNow
     }
 

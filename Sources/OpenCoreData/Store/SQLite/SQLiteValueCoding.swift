@@ -9,16 +9,18 @@ enum SQLiteValueCoding {
     /// The column value of `value` for `attribute`. Throws
     /// NSPersistentStoreSaveError for a value SQLite cannot hold as Core Data
     /// would (a transformable value its transformer cannot turn into Data, or
-    /// whose transformer is not registered).
-    static func databaseValue(_ value: Any?, for attribute: NSAttributeDescription) throws -> DatabaseValue {
+    /// whose transformer is not registered). `external` makes the tagged
+    /// column value of the bytes of an attribute that allows external storage
+    /// (``SQLiteExternalData``), and throws when it cannot.
+    static func databaseValue(_ value: Any?, for attribute: NSAttributeDescription,
+                              external: (Data) throws -> DatabaseValue) throws -> DatabaseValue {
         guard var value = ValueCoercion.unwrapped(value) else { return .null }
         if attribute.attributeType == .transformableAttributeType, let data = try SQLiteTransformableCoding.data(value, for: attribute) {
             value = data
         }
         if let converted = databaseValue(value, type: attribute.attributeType) {
             guard attribute.allowsExternalBinaryDataStorage, case .blob(let data) = converted.storage else { return converted }
-            // Core Data tags stored bytes: 0x01 inline, 0x02 a file name (see SQLiteExternalData).
-            return (Data([1]) + data).databaseValue
+            return try external(data)
         }
         throw NSError.coreData(NSPersistentStoreSaveError,
                                "\(attribute.entity?.name ?? "").\(attribute.name): a value of type \(type(of: value)) cannot be stored; "
@@ -74,8 +76,8 @@ enum SQLiteValueCoding {
             var bytes: Data? = data
             if attribute.allowsExternalBinaryDataStorage, let tag = data.first {
                 switch tag {
-                case 1: bytes = data.dropFirst()
-                case 2: bytes = external(data.dropFirst())
+                case SQLiteExternalData.inlineTag: bytes = data.dropFirst()
+                case SQLiteExternalData.externalTag: bytes = external(data.dropFirst())
                 default: break
                 }
             }
