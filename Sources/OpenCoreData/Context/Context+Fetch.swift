@@ -28,7 +28,8 @@ extension NSManagedObjectContext {
         let objects = try fetchObjects(untyped)
         if untyped.shouldRefreshRefetchedObjects { refreshRefetched(objects) }
         prefetchRelationships(prefetching, of: objects)
-        if !untyped.returnsObjectsAsFaults { objects.forEach { $0.fireFaultIfNeeded() } }
+        // One batched load instead of a fault fired per object.
+        if !untyped.returnsObjectsAsFaults { fulfillFaults(objects) }
         return objects.map(Self.typed)
     }
 
@@ -73,9 +74,7 @@ extension NSManagedObjectContext {
         let untyped = request.untyped
         untyped.resultType = .managedObjectIDResultType
         let entity = resolveEntity(of: untyped)
-        let stores = (persistentStoreCoordinator?.persistentStores ?? []).filter { store in
-            storeEntities(of: entity, untyped).contains(where: store.holds)
-        }
+        let stores = self.stores(for: entity, untyped)
         if !(untyped.includesPendingChanges && hasChanges), stores.count == 1, let coordinator = persistentStoreCoordinator {
             try FetchKeyPathCheck.check(untyped, entity: entity)
             return try coordinator.performStoreAccess {
@@ -88,43 +87,67 @@ extension NSManagedObjectContext {
     private func fetchObjects(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> [NSManagedObject] {
         let entity = resolveEntity(of: request)
         try FetchKeyPathCheck.check(request, entity: entity)
-        guard request.includesPendingChanges && hasChanges else {
-            return try storeSelection(request, entity: entity).map { object(with: $0) }
-        }
-        var candidates = try storeSelection(request, entity: entity, appliesWindow: false)
-            .map { object(with: $0) }.filter { !$0.isDeleted }
-        var seen = Set(candidates.map(ObjectIdentifier.init))
-        let matchesEntity: (NSManagedObject) -> Bool = { object in
-            object.entity === entity || (request.includesSubentities && object.entity.isKindOf(entity: entity))
-        }
-        for object in inserted.objects + updated.objects
-        where !object.isDeleted && matchesEntity(object) && seen.insert(ObjectIdentifier(object)).inserted {
-            candidates.append(object)
+        let stores = self.stores(for: entity, request)
+        let merges = request.includesPendingChanges && hasChanges
+        let selected = try objects(for: select(request, entity: entity, from: stores, appliesWindow: !merges && stores.count == 1))
+        guard merges || stores.count > 1 else { return selected }
+        var candidates = selected.filter { !$0.isDeleted }
+        if merges {
+            var seen = Set(candidates.map(ObjectIdentifier.init))
+            let matchesEntity: (NSManagedObject) -> Bool = { object in
+                object.entity === entity || (request.includesSubentities && object.entity.isKindOf(entity: entity))
+            }
+            for object in inserted.objects + updated.objects
+            where !object.isDeleted && matchesEntity(object) && seen.insert(ObjectIdentifier(object)).inserted {
+                candidates.append(object)
+            }
         }
         return try FetchEvaluation.filterAndSort(candidates, request: request, appliesWindow: true)
     }
 
-    /// The IDs the stores select for `request`. With one store it applies the
-    /// window and its result is returned as the store made it; with several
-    /// (or `appliesWindow` false) the window is applied here.
-    private func storeSelection(_ request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription,
-                                appliesWindow: Bool = true) throws -> StoreObjectIDs {
-        let stores = (persistentStoreCoordinator?.persistentStores ?? []).filter { store in
+    /// The IDs `request` selects from the stores alone (the caller checked
+    /// that there are no pending changes to merge).
+    private func storeSelection(_ request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription) throws -> StoreObjectIDs {
+        let stores = self.stores(for: entity, request)
+        guard stores.count > 1 else { return try select(request, entity: entity, from: stores, appliesWindow: true).ids }
+        return StoreObjectIDs(try fetchObjects(request).map(\.objectID))
+    }
+
+    /// What `stores` select for `request`, in each store's order, the
+    /// stores one after the other; each store applies the window only when
+    /// `appliesWindow`. The records come along when every store read them.
+    private func select(_ request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription,
+                        from stores: [NSPersistentStore], appliesWindow: Bool) throws -> StoreFetchResult {
+        guard let coordinator = persistentStoreCoordinator else { return StoreFetchResult(ids: StoreObjectIDs([])) }
+        let results = try coordinator.performStoreAccess {
+            try stores.map { try $0.execute(StoreFetch(entity: entity, request: request, appliesWindow: appliesWindow)) }
+        }
+        guard results.count != 1 else { return results[0] }
+        let records = results.allSatisfy { !$0.records.isEmpty || $0.ids.isEmpty } ? results.flatMap(\.records) : []
+        return StoreFetchResult(ids: StoreObjectIDs(results.flatMap(\.ids)), records: records)
+    }
+
+    /// The objects of a store result. A fault gets the record the fetch read
+    /// (kept in the row cache), so firing it reads nothing from the store;
+    /// loaded objects keep their values (`shouldRefreshRefetchedObjects`
+    /// asks for new ones).
+    private func objects(for result: StoreFetchResult) -> [NSManagedObject] {
+        var objects: [NSManagedObject] = []
+        objects.reserveCapacity(result.ids.count)
+        for (position, id) in result.ids.enumerated() {
+            let object = object(with: id)
+            if !result.records.isEmpty, object.isFault, let rowCache {
+                object.committedRow = rowCache.remember(result.records[position])
+            }
+            objects.append(object)
+        }
+        return objects
+    }
+
+    private func stores(for entity: NSEntityDescription, _ request: NSFetchRequest<NSFetchRequestResult>) -> [NSPersistentStore] {
+        (persistentStoreCoordinator?.persistentStores ?? []).filter { store in
             storeEntities(of: entity, request).contains(where: store.holds)
         }
-        guard let coordinator = persistentStoreCoordinator, !stores.isEmpty else { return StoreObjectIDs([]) }
-        if stores.count == 1 {
-            return try coordinator.performStoreAccess {
-                try stores[0].execute(StoreFetch(entity: entity, request: request, appliesWindow: appliesWindow))
-            }
-        }
-        var ids: [NSManagedObjectID] = []
-        try coordinator.performStoreAccess {
-            for store in stores { ids += try store.execute(StoreFetch(entity: entity, request: request, appliesWindow: false)) }
-        }
-        guard appliesWindow else { return StoreObjectIDs(ids) }
-        let objects = try FetchEvaluation.filterAndSort(ids.map { object(with: $0) }, request: request, appliesWindow: true)
-        return StoreObjectIDs(objects.map(\.objectID))
     }
 
     /// `shouldRefreshRefetchedObjects`: objects that were already loaded get

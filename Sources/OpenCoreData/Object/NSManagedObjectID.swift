@@ -60,15 +60,20 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     }
 
     public override func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as? NSManagedObjectID else { return false }
+        guard let other = object as AnyObject? else { return false }
+        if other === self { return true }
+        guard let other = other as? NSManagedObjectID else { return false }
         return key == other.key && entityName == other.entityName && storeIdentifier == other.storeIdentifier
     }
 
+    /// The key's hash only: IDs are dictionary keys on every fetch and fault,
+    /// and hashing the entity name too cost more than the rare collisions of
+    /// equal keys in different entities (which `isEqual` tells apart).
     public override var hash: Int {
-        var hasher = Hasher()
-        hasher.combine(key)
-        hasher.combine(entityName)
-        return hasher.finalize()
+        switch key {
+        case .permanent(let pk): Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15)
+        case .temporary(let token): token.hashValue
+        }
     }
 
     /// IDs are immutable, so a copy is the ID itself.

@@ -27,13 +27,13 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
         return found
     }
 
-    override func execute(_ fetch: StoreFetch) throws -> StoreObjectIDs {
+    override func execute(_ fetch: StoreFetch) throws -> StoreFetchResult {
         let entities = fetch.request.includesSubentities ? Self.tree(of: fetch.entity) : [fetch.entity]
         let candidates = entities.flatMap { entity in
             (records[entity.name ?? ""] ?? [:]).keys.sorted().map { InMemoryRow(store: self, pk: $0, entity: entity) }
         }
-        return StoreObjectIDs(try FetchEvaluation.filterAndSort(candidates, request: fetch.request, appliesWindow: fetch.appliesWindow)
-            .map { objectID(for: $0.entity, primaryKey: $0.pk) })
+        return StoreFetchResult(ids: StoreObjectIDs(try FetchEvaluation.filterAndSort(candidates, request: fetch.request, appliesWindow: fetch.appliesWindow)
+            .map { objectID(for: $0.entity, primaryKey: $0.pk) }))
     }
 
     override func save(_ changes: StoreChangeSet) throws {

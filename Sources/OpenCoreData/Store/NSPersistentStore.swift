@@ -66,15 +66,16 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         preconditionFailure("\(Swift.type(of: self)) does not implement snapshots(for:)")
     }
 
-    /// The IDs of the records a fetch selects, in the request's order.
-    func execute(_ fetch: StoreFetch) throws -> StoreObjectIDs {
+    /// The IDs of the records a fetch selects, in the request's order, with
+    /// their records when the store reads them in the same pass.
+    func execute(_ fetch: StoreFetch) throws -> StoreFetchResult {
         preconditionFailure("\(Swift.type(of: self)) does not implement execute(_:)")
     }
 
     /// How many records `execute(fetch)` would select; stores that can count
     /// without listing the records override it.
     func count(_ fetch: StoreFetch) throws -> Int {
-        try execute(fetch).count
+        try execute(fetch).ids.count
     }
 
     /// Applies a save atomically: on error the store is as it was.

@@ -41,8 +41,11 @@ struct WeakValueDictionary<Key: Hashable, Value: AnyObject> {
         sweepCount = Self.minimumSweepCount
     }
 
+    /// Removes the dead entries in place: a sweep that finds every value
+    /// alive (a large fetch result still in use) copies nothing.
     private mutating func sweep() {
-        storage = storage.filter { $0.value.value != nil }
+        let dead = storage.compactMap { $0.value.value == nil ? $0.key : nil }
+        for key in dead { storage[key] = nil }
         sweepCount = Swift.max(Self.minimumSweepCount, storage.count * 2)
     }
 }

@@ -268,9 +268,15 @@ extension SQLiteStoreTests {
         #expect(things[500].value(forKey: "large") as? Int64 == 500 && store.waitingRecordCount == 99)
         #expect(things.map { $0.value(forKey: "large") as? Int64 } == (0..<1000).map { Int64($0) })
 
+        // Without a batch size the fetch reads every record at once and hands
+        // each to its fault: firing them all reads nothing more.
+        reader.reset()
         request.fetchBatchSize = 0
-        _ = try reader.fetch(request)
-        #expect(store.waitingRecordCount == 1000) // without a batch size the fetch reads every record at once
+        let all = try reader.fetch(request)
+        let before = store.recordQueryCount
+        #expect(all.allSatisfy(\.isFault) && store.waitingRecordCount == 0)
+        #expect(all.map { $0.value(forKey: "large") as? Int64 } == (0..<1000).map { Int64($0) })
+        #expect(store.recordQueryCount == before)
     }
 }
 

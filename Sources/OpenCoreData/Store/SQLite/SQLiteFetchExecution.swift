@@ -35,15 +35,15 @@ struct SQLiteFetchExecution {
     func count() throws -> Int {
         guard let entity = store.mapping.entity(fetch.entity) else { return 0 }
         let plan = plan(entity, sorted: false)
-        guard !plan.inMemory else { return try run().0.count }
+        guard !plan.inMemory else { return try run().ids.count }
         return try store.database.read { db in
             try Int.fetchOne(db.makeStatement(sql: "SELECT COUNT(*) FROM (\(plan.sql))"), arguments: StatementArguments(plan.arguments)) ?? 0
         }
     }
 
     /// The selected IDs in order, and the records read with them.
-    func run() throws -> (StoreObjectIDs, [NSManagedObjectID: StoreSnapshot]) {
-        guard let entity = store.mapping.entity(fetch.entity) else { return (StoreObjectIDs([]), [:]) }
+    func run() throws -> StoreFetchResult {
+        guard let entity = store.mapping.entity(fetch.entity) else { return StoreFetchResult(ids: StoreObjectIDs([])) }
         let request = fetch.request
         var plan = plan(entity, sorted: true)
         let prefetches = !plan.inMemory && request.resultType == .managedObjectResultType && request.includesPropertyValues
@@ -53,22 +53,29 @@ struct SQLiteFetchExecution {
         if prefetches { plan.sql = Self.selectIDs + ", t0.*" + plan.sql.dropFirst(Self.selectIDs.count) }
         let (keys, snapshots) = try store.database.read { db in
             var keys = SelectedKeys()
-            var snapshots: [NSManagedObjectID: StoreSnapshot] = [:]
+            var snapshots: [StoreSnapshot] = []
             let reader = SQLiteRecordReader(store: store, db: db)
-            let rows = try Row.fetchCursor(db.makeStatement(sql: plan.sql), arguments: StatementArguments(plan.arguments))
+            let statement = try db.makeStatement(sql: plan.sql)
+            let layout = SQLiteRowLayout(columnNames: statement.columnNames)
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
             while let row = try rows.next() {
                 let pk: Int64 = row[0], number: Int = row[1]
-                guard store.mapping.entity(number: number) != nil else { continue }
-                keys.append(pk: pk, entityNumber: number)
-                if prefetches, let id = store.objectID(entityNumber: number, primaryKey: pk) {
-                    snapshots[id] = reader.snapshot(of: id, from: row)
+                if prefetches {
+                    guard let id = store.objectID(entityNumber: number, primaryKey: pk),
+                          let snapshot = reader.snapshot(of: id, from: row, layout: layout) else { continue }
+                    snapshots.append(snapshot)
+                } else {
+                    guard store.mapping.entity(number: number) != nil else { continue }
+                    keys.append(pk: pk, entityNumber: number)
                 }
             }
             if prefetches { try reader.readToMany(into: &snapshots) }
             return (keys, snapshots)
         }
+        // The records' IDs serve as the result's, instead of a second ID per row.
+        if prefetches { return StoreFetchResult(ids: StoreObjectIDs(snapshots.map(\.objectID)), records: snapshots) }
         let ids = keys.objectIDs(in: store)
-        guard plan.inMemory else { return (ids, snapshots) }
+        guard plan.inMemory else { return StoreFetchResult(ids: ids) }
         let loader = StoreRowLoader()
         let rest = NSFetchRequest<NSFetchRequestResult>()
         rest.predicate = plan.residual.isEmpty ? nil : loader.rowsForObjectConstants(
@@ -77,7 +84,7 @@ struct SQLiteFetchExecution {
         rest.fetchLimit = request.fetchLimit
         rest.fetchOffset = request.fetchOffset
         let selected = try FetchEvaluation.filterAndSort(loader.rows(Array(ids)), request: rest, appliesWindow: fetch.appliesWindow)
-        return (StoreObjectIDs(selected.map(\.id)), [:])
+        return StoreFetchResult(ids: StoreObjectIDs(selected.map(\.id)))
     }
 
     /// The selected rows as `Z_PK` and `Z_ENT` only: 12 bytes a row.

@@ -22,6 +22,10 @@ struct SQLiteMapping: @unchecked Sendable {
 
     let schema: SQLiteSchema
     private let byName: [String: Entity]
+    /// The same by description identity: the lookup of every record read and
+    /// written, cheaper than hashing the name. IDs of another model instance
+    /// (an equal model loaded twice) fall back to the name.
+    private let byIdentity: [ObjectIdentifier: Entity]
     private let byNumber: [Int: NSEntityDescription]
 
     /// The mapping of the entities of `configuration` of `model`. Throws
@@ -41,11 +45,12 @@ struct SQLiteMapping: @unchecked Sendable {
             byName[entity.name] = Self.entity(description, entity, table, schema: schema)
         }
         self.byName = byName
+        byIdentity = Dictionary(byName.values.map { (ObjectIdentifier($0.description), $0) }, uniquingKeysWith: { a, _ in a })
         self.byNumber = byNumber
     }
 
     /// The mapping of `entity`; nil when the store does not hold it.
-    func entity(_ entity: NSEntityDescription) -> Entity? { byName[entity.name ?? ""] }
+    func entity(_ entity: NSEntityDescription) -> Entity? { byIdentity[ObjectIdentifier(entity)] ?? byName[entity.name ?? ""] }
 
     /// The model entity whose `Z_ENT` is `number`.
     func entity(number: Int) -> NSEntityDescription? { byNumber[number] }

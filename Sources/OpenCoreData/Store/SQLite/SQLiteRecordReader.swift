@@ -12,7 +12,7 @@ struct SQLiteRecordReader {
     let db: Database
 
     func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: StoreSnapshot] {
-        var found: [NSManagedObjectID: StoreSnapshot] = [:]
+        var found: [StoreSnapshot] = []
         let byTable = Dictionary(grouping: ids) { store.mapping.entity($0.entity)?.table ?? "" }
         for (table, group) in byTable where !table.isEmpty {
             let wanted = Dictionary(group.map { ($0.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
@@ -21,36 +21,44 @@ struct SQLiteRecordReader {
             }
         }
         try readToMany(into: &found)
-        return found
+        return Dictionary(found.map { ($0.objectID, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Reads the rows `keys` of `table`, keeping those whose Z_ENT is the entity the ID names.
     private func readRows(table: String, keys: [Int64], wanted: [Int64: NSManagedObjectID],
-                          into found: inout [NSManagedObjectID: StoreSnapshot]) throws {
+                          into found: inout [StoreSnapshot]) throws {
         let sql = "SELECT * FROM \(table) WHERE Z_PK IN (\(Self.placeholders(keys.count)))"
         store.recordQueryCount += 1
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(keys))
+        let statement = try db.cachedStatement(sql: sql)
+        let layout = SQLiteRowLayout(columnNames: statement.columnNames)
+        let pkPosition = statement.columnNames.firstIndex { $0.uppercased() == "Z_PK" } ?? 0
+        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(keys))
         while let row = try rows.next() {
-            let pk: Int64 = row["Z_PK"]
-            guard let id = wanted[pk], let snapshot = snapshot(of: id, from: row) else { continue }
-            found[id] = snapshot
+            let pk: Int64 = row[pkPosition]
+            guard let id = wanted[pk], let snapshot = snapshot(of: id, from: row, layout: layout) else { continue }
+            found.append(snapshot)
         }
     }
 
-    /// The snapshot of `id` from `row`, a row of its table with every column;
-    /// nil when the row's Z_ENT is not the entity the ID names.
-    func snapshot(of id: NSManagedObjectID, from row: Row) -> StoreSnapshot? {
-        guard let entity = store.mapping.entity(id.entity), row["Z_ENT"] as Int == entity.number else { return nil }
-        var snapshot = StoreSnapshot(objectID: id, version: row["Z_OPT"] ?? 0)
-        for (attribute, column) in entity.attributes {
-            let dbValue: DatabaseValue = row[column]
-            if let value = SQLiteValueCoding.value(dbValue, for: attribute, external: store.externalData.data(reference:)) {
+    /// The snapshot of `id` from `row`, a row of its table with every column
+    /// (found through `layout`, the row's query's); nil when the row's Z_ENT
+    /// is not the entity the ID names.
+    func snapshot(of id: NSManagedObjectID, from row: Row, layout: SQLiteRowLayout) -> StoreSnapshot? {
+        guard let entity = store.mapping.entity(id.entity) else { return nil }
+        let columns = layout.columns(of: entity)
+        guard let entityPosition = columns.entity, row[entityPosition] as Int == entity.number else { return nil }
+        var snapshot = StoreSnapshot(objectID: id, version: columns.version.flatMap { row[$0] as Int64? } ?? 0)
+        snapshot.attributes.reserveCapacity(entity.attributes.count)
+        let external = store.externalData.data(reference:)
+        for (index, (attribute, _)) in entity.attributes.enumerated() {
+            guard let position = columns.attributes[index] else { continue }
+            if let value = SQLiteValueCoding.value(row[position], for: attribute, external: external) {
                 snapshot.attributes[attribute.name] = value
             }
         }
-        for (relationship, storage) in entity.relationships {
-            guard case .foreignKey(let foreignKey) = storage, let key: Int64 = row[foreignKey.column] else { continue }
-            let destination = foreignKey.entityColumn.flatMap { row[$0] as Int? }.flatMap(store.mapping.entity(number:))
+        for (index, (relationship, _)) in entity.relationships.enumerated() {
+            guard let position = columns.foreignKeys[index].key, let key: Int64 = row[position] else { continue }
+            let destination = columns.foreignKeys[index].entity.flatMap { row[$0] as Int? }.flatMap(store.mapping.entity(number:))
                 ?? relationship.destinationEntity
             if let destination { snapshot.toOne[relationship.name] = store.objectID(for: destination, primaryKey: key) }
         }
@@ -58,14 +66,15 @@ struct SQLiteRecordReader {
     }
 
     /// Fills the to-many relationships of the snapshots in `found`.
-    func readToMany(into found: inout [NSManagedObjectID: StoreSnapshot]) throws {
-        let byEntity = Dictionary(grouping: found.keys) { ObjectIdentifier($0.entity) }
-        for ids in byEntity.values {
-            guard let entity = store.mapping.entity(ids[0].entity) else { continue }
-            let idsByKey = Dictionary(ids.map { ($0.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
+    func readToMany(into found: inout [StoreSnapshot]) throws {
+        let byEntity = Dictionary(grouping: found.indices) { ObjectIdentifier(found[$0].objectID.entity) }
+        for positions in byEntity.values {
+            guard let entity = store.mapping.entity(found[positions[0]].objectID.entity),
+                  entity.relationships.contains(where: { $0.relationship.isToMany }) else { continue }
+            let positionByKey = Dictionary(positions.map { (found[$0].objectID.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
             for (relationship, storage) in entity.relationships where relationship.isToMany {
                 guard let destinationTable = relationship.destinationEntity.flatMap(store.mapping.entity)?.table else { continue }
-                for chunk in Self.chunks(Array(idsByKey.keys)) {
+                for chunk in Self.chunks(Array(positionByKey.keys)) {
                     let sql: String
                     switch storage {
                     case .foreignKey: continue
@@ -83,8 +92,8 @@ struct SQLiteRecordReader {
                     let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk))
                     while let row = try rows.next() {
                         let source: Int64 = row[0], key: Int64 = row[1], number: Int = row[2]
-                        guard let sourceID = idsByKey[source], let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }
-                        found[sourceID]!.toMany[relationship.name, default: []].append(destination)
+                        guard let position = positionByKey[source], let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }
+                        found[position].toMany[relationship.name, default: []].append(destination)
                     }
                 }
             }

@@ -19,9 +19,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     private(set) var externalData: SQLiteExternalData!
     /// The metadata as last written to Z_METADATA, to write it again only when it changed.
     private var writtenMetadata = Data()
-    /// Records the last fetch read with its rows, waiting for their faults to
-    /// fire: each is handed out once, and a save or the next fetch drops them,
-    /// so they are never older than the fetch that read them.
+    /// Records of a batch read ahead with a fault of the last batched fetch,
+    /// waiting for their own faults to fire: each is handed out once, and a
+    /// save or the next fetch drops them, so they are never older than the
+    /// read.
     private var prefetched: [NSManagedObjectID: StoreSnapshot] = [:]
     private var batches = SQLiteFaultBatches()
 
@@ -29,7 +30,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// (one per table and chunk of keys); for tests of batched loading.
     var recordQueryCount = 0
 
-    /// How many records read ahead wait for their faults (bounded by one fetch result or one batch).
+    /// How many records read ahead wait for their faults (bounded by one batch).
     var waitingRecordCount: Int { prefetched.count }
 
     override func loadMetadata() throws {
@@ -100,14 +101,13 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         return found
     }
 
-    override func execute(_ fetch: StoreFetch) throws -> StoreObjectIDs {
+    override func execute(_ fetch: StoreFetch) throws -> StoreFetchResult {
         prefetched = [:]
-        let (ids, snapshots) = try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).run() }
-        prefetched = snapshots
+        let result = try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).run() }
         if fetch.request.resultType == .managedObjectResultType {
-            batches.remember(fetch.request.fetchBatchSize > 0 ? Array(ids) : [], batchSize: fetch.request.fetchBatchSize)
+            batches.remember(fetch.request.fetchBatchSize > 0 ? Array(result.ids) : [], batchSize: fetch.request.fetchBatchSize)
         }
-        return ids
+        return result
     }
 
     override func count(_ fetch: StoreFetch) throws -> Int {
