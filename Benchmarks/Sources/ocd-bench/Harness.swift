@@ -24,6 +24,9 @@ struct Workload {
     var prepare: ((Int, URL) throws -> Void)?
     /// Whether the workload is about memory, so the table shows peak bytes.
     var isAboutMemory = false
+    /// A peak resident size no run may exceed: the child fails above it, so
+    /// the benchmark is also the test of a memory bound.
+    var peakBound: Int?
     /// Bodies that prepare their data themselves and return the seconds of
     /// the part to measure, for workloads whose preparation can't be a file.
     var selfTimed: [System: (Int, URL) throws -> Double] = [:]
@@ -85,6 +88,9 @@ enum Harness {
         }
         let measurement = Measurement(workload: workload.name, size: size, system: system.rawValue,
                                       seconds: times.sorted()[times.count / 2], peak_bytes: peakResidentBytes())
+        if let bound = workload.peakBound, measurement.peak_bytes > bound {
+            throw BenchmarkError("\(workload.name) \(size) \(system): peak \(measurement.peak_bytes / 1_048_576) MB exceeds the bound of \(bound / 1_048_576) MB")
+        }
         print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
     }
 

@@ -103,6 +103,9 @@ enum OCDWorkloads {
                 seen += photo.value(forKey: "rating") as! Int64 >= 0 ? 1 : 0
             }
             try check(seen == photos, "batchedWalk saw \(seen)")
+            // Bounded by the batch: the walked objects left the context (albums stay as faults).
+            let registered = context.registeredObjects.filter { $0.entity.name == "Photo" }.count
+            try check(registered <= request.fetchBatchSize, "batchedWalk left \(registered) photos registered")
         }
     }
 

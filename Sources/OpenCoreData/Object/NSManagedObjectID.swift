@@ -23,10 +23,13 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// ID still names its record after the store is removed.
     let storeIdentifier: String?
     private let entityName: String
+    /// The entity name's hash, computed once, so that hashing an ID costs no string hashing.
+    private let entityNameHash: Int
 
     init(entity: NSEntityDescription, key: Key, store: NSPersistentStore?) {
         self.entity = entity
         self.entityName = entity.name ?? ""
+        self.entityNameHash = entityName.hashValue
         self.key = key
         self.persistentStore = store
         self.storeIdentifier = store?.identifier
@@ -60,18 +63,18 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     }
 
     public override func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as AnyObject? else { return false }
+        guard let other = object as? NSManagedObjectID else { return false }
         if other === self { return true }
-        guard let other = other as? NSManagedObjectID else { return false }
         return key == other.key && entityName == other.entityName && storeIdentifier == other.storeIdentifier
     }
 
-    /// The key's hash only: IDs are dictionary keys on every fetch and fault,
-    /// and hashing the entity name too cost more than the rare collisions of
-    /// equal keys in different entities (which `isEqual` tells apart).
+    /// The key mixed with the entity name's stored hash: IDs are dictionary
+    /// keys on every fetch and fault, so hashing one must not hash strings
+    /// (the store identifier is left out: IDs of two stores rarely meet in
+    /// one dictionary, and `isEqual` tells them apart).
     public override var hash: Int {
         switch key {
-        case .permanent(let pk): Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15)
+        case .permanent(let pk): Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15) ^ entityNameHash
         case .temporary(let token): token.hashValue
         }
     }
