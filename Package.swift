@@ -15,7 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "OpenCoreData", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "OpenCoreData", dependencies: [.product(name: "GRDB", package: "GRDB.swift"),
+                                                    .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // Swift source from a model, for `ocd generate` and the build plugin; apps don't link it.
         .target(name: "OpenCoreDataCodegen", dependencies: ["OpenCoreData"]),
         // Presentation shared by the command-line tool and the demo; the library does not depend on it.

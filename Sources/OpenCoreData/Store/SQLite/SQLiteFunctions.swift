@@ -29,9 +29,10 @@ enum SQLiteFunctions {
     }
 
     /// The collation of each sort selector, named so in SQL: `compare:` is
-    /// `NSCOMPARE`, and so on. Strings only; the store uses them on string columns.
+    /// `NSCOMPARE` (registered through C, see ``SQLiteCompareCollation``; this
+    /// entry names it), and so on. Strings only; the store uses them on string columns.
     static let collations: [String: DatabaseCollation] = [
-        "compare:": DatabaseCollation("NSCOMPARE") { ValueComparison.compareStrings($0, $1) },
+        "compare:": DatabaseCollation(SQLiteCompareCollation.name) { ValueComparison.compareStrings($0, $1) },
         "caseInsensitiveCompare:": DatabaseCollation("NSCASEINSENSITIVE") { $0.caseInsensitiveCompare($1) },
         "localizedCompare:": DatabaseCollation("NSLOCALIZED") { $0.localizedCompare($1) },
         "localizedCaseInsensitiveCompare:": DatabaseCollation("NSLOCALIZEDCASEINSENSITIVE") { $0.localizedCaseInsensitiveCompare($1) },
@@ -41,6 +42,7 @@ enum SQLiteFunctions {
     static func register(in db: Database) {
         db.add(function: fold)
         db.add(function: stringOperator)
-        for collation in collations.values { db.add(collation: collation) }
+        for collation in collations.values where collation.name != SQLiteCompareCollation.name { db.add(collation: collation) }
+        SQLiteCompareCollation.register(in: db)
     }
 }
