@@ -103,6 +103,15 @@ enum GRDBWorkloads {
         }
     }
 
+    /// GRDB's own batch update: `updateAll` with a column assignment.
+    static func batchUpdate(_ photos: Int, _ url: URL) throws {
+        let count = try open(url).write { db in
+            try Photo.updateAll(db, Column("ZRATING").set(to: 3), Column("Z_OPT").set(to: Column("Z_OPT") + 1))
+            return try Photo.filter(Column("ZRATING") == 3).fetchCount(db)
+        }
+        try check(count == photos, "batchUpdate set \(count)")
+    }
+
     static func batchedWalk(_ photos: Int, _ url: URL) throws {
         var seen = 0
         try open(url).read { db in

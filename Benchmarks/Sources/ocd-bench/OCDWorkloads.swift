@@ -91,6 +91,20 @@ enum OCDWorkloads {
         }
     }
 
+    /// One attribute of every photo set to a constant with NSBatchUpdateRequest.
+    static func batchUpdate(_ photos: Int, _ url: URL) throws {
+        let context = try OCDModels.context(OCDModels.graph, url)
+        try context.performAndWait {
+            let request = NSBatchUpdateRequest(entityName: "Photo")
+            request.propertiesToUpdate = ["rating": 3]
+            request.resultType = .updatedObjectsCountResultType
+            let updated = (try context.execute(request) as? NSBatchUpdateResult)?.result as? Int
+            let threes = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            threes.predicate = NSPredicate(format: "rating == 3")
+            try check(updated == photos && (try context.count(for: threes)) == photos, "batchUpdate set \(updated ?? -1)")
+        }
+    }
+
     /// Walks every photo through a batch-faulting fetch result (`fetchBatched`,
     /// `fetchBatchSize` 100): Core Data's lazy array, one batch in memory.
     static func batchedWalk(_ photos: Int, _ url: URL) throws {

@@ -63,6 +63,15 @@ enum RawWorkloads {
         db.execute("COMMIT")
     }
 
+    /// One attribute of every photo set to a constant: one statement.
+    static func batchUpdate(_ photos: Int, _ url: URL) throws {
+        let db = try RawConnection(url)
+        db.execute("UPDATE ZPHOTO SET ZRATING = 3, Z_OPT = Z_OPT + 1")
+        var count = 0
+        db.query("SELECT COUNT(*) FROM ZPHOTO WHERE ZRATING = 3") { s in count = s.int(0) }
+        try check(count == photos, "batchUpdate set \(count)")
+    }
+
     /// Walks every photo in pages of 100 rows, the way a batched fetch does.
     static func batchedWalk(_ photos: Int, _ url: URL) throws {
         let db = try RawConnection(url)

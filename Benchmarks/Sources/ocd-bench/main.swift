@@ -31,6 +31,9 @@ let workloads: [Workload] = [
     Workload(name: "update-all", sizes: graphSizes,
              systems: [.opencoredata: OCDWorkloads.updateAll, .raw: RawWorkloads.updateAll, .grdb: GRDBWorkloads.updateAll],
              prepare: graphForAll),
+    Workload(name: "batch-update (one attribute of every row, NSBatchUpdateRequest)", sizes: graphSizes,
+             systems: [.opencoredata: OCDWorkloads.batchUpdate, .raw: RawWorkloads.batchUpdate, .grdb: GRDBWorkloads.batchUpdate],
+             prepare: graphForAll),
     Workload(name: "fetched-results change event (per event; 26 sections)", sizes: graphSizes,
              systems: [:], selfTimed: [.opencoredata: FetchedResultsWorkloads.changeEvent],
              note: "OpenCoreData only: raw SQLite and GRDB have no equivalent of a tracking NSFetchedResultsController."),
@@ -42,9 +45,12 @@ let workloads: [Workload] = [
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
-    if arguments.first == "--child", arguments.count == 4,
-       let workload = workloads.first(where: { $0.name == arguments[1] }),
-       let size = Int(arguments[2]), let system = System(rawValue: arguments[3]) {
+    if arguments.first == "--child" {
+        guard arguments.count == 4, let workload = workloads.first(where: { $0.name == arguments[1] }),
+              let size = Int(arguments[2]), let system = System(rawValue: arguments[3]) else {
+            throw BenchmarkError("usage: --child WORKLOAD SIZE SYSTEM, with a workload named as in the tables: "
+                                 + workloads.map(\.name).joined(separator: ", "))
+        }
         try Harness.child(workload, size: size, system: system)
         exit(0)
     }

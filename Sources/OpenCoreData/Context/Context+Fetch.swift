@@ -144,8 +144,9 @@ extension NSManagedObjectContext {
         return objects
     }
 
+    /// The stores `request` searches: its `affectedStores`, or all, that hold the entity.
     private func stores(for entity: NSEntityDescription, _ request: NSFetchRequest<NSFetchRequestResult>) -> [NSPersistentStore] {
-        (persistentStoreCoordinator?.persistentStores ?? []).filter { store in
+        (request.affectedStores ?? persistentStoreCoordinator?.persistentStores ?? []).filter { store in
             storeEntities(of: entity, request).contains(where: store.holds)
         }
     }

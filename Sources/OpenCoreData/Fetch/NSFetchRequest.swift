@@ -3,7 +3,7 @@
 /// `ResultType` is what `fetch(_:)` returns: a managed object class,
 /// `NSManagedObjectID`, `NSDictionary`, `NSNumber`, or `NSFetchRequestResult`
 /// for any of them. Creating one is cheap; the work happens in `fetch(_:)`.
-open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable {
+open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, NSCopying, @unchecked Sendable {
     private var entityStorage: NSEntityDescription?
     private var entityNameStorage: String?
 
@@ -63,6 +63,8 @@ open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable 
 
     public override init() { super.init() }
 
+    open override var requestType: NSPersistentStoreRequestType { .fetchRequestType }
+
     /// A request for objects of the entity named `entityName`.
     public convenience init(entityName: String) {
         self.init()
@@ -77,6 +79,7 @@ open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable 
     }
 
     func copySettings<Other>(from other: NSFetchRequest<Other>) {
+        affectedStores = other.affectedStores
         entityStorage = other.entity
         entityNameStorage = other.entityName
         fetchLimit = other.fetchLimit

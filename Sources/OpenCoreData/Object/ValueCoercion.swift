@@ -10,6 +10,11 @@ enum ValueCoercion {
             "Unacceptable type of value for attribute: property = \"\(attribute.name)\"; entity = \"\(attribute.entity?.name ?? "")\"; desired type = \(expectedTypeName(attribute)); given type = \(Swift.type(of: value)); value = \(value).")
     }
 
+    /// `value` as the Swift type of `attribute`'s type, or nil when it can't be.
+    static func converted(_ value: Any, for attribute: NSAttributeDescription) -> Any? {
+        convert(value, to: attribute.attributeType)
+    }
+
     private static func convert(_ value: Any, to type: NSAttributeType) -> Any? {
         switch type {
         case .integer16AttributeType: return integer(value, as: Int16.self)

@@ -78,6 +78,22 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         try execute(fetch).ids.count
     }
 
+    /// Runs a batch update and returns the IDs of the records it changed. This
+    /// general form reads the selected records, sets the values and saves them
+    /// as one change set (each record's version raised); stores with a query
+    /// language override it with one statement.
+    func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> [NSManagedObjectID] {
+        let ids = Array(try execute(StoreFetch(entity: update.entity, request: update.fetchRequest, appliesWindow: true)).ids)
+        let loader = StoreRowLoader()
+        var changes = StoreChangeSet()
+        for row in try loader.rows(ids) {
+            guard let snapshot = loader.snapshot(row.id) else { continue }
+            changes.updated.append(try update.updated(snapshot, row: row))
+        }
+        try save(changes)
+        return changes.updated.map(\.objectID)
+    }
+
     /// Applies a save atomically: on error the store is as it was.
     func save(_ changes: StoreChangeSet) throws {
         preconditionFailure("\(Swift.type(of: self)) does not implement save(_:)")

@@ -104,6 +104,15 @@ struct SQLiteFetchExecution {
         }
     }
 
+    /// The unsorted SELECT of the selected rows' `Z_PK, Z_ENT` with its
+    /// arguments, when SQL expresses the whole selection; nil when part of
+    /// it would run in memory.
+    func keySelection() -> (sql: String, arguments: [DatabaseValue])? {
+        guard let entity = store.mapping.entity(fetch.entity) else { return nil }
+        let plan = plan(entity, sorted: false)
+        return plan.inMemory ? nil : (plan.sql, plan.arguments)
+    }
+
     /// Compiles the request: entity range, predicate conjuncts, and (when
     /// `sorted`) the ORDER BY; the window only when nothing is left to memory.
     /// Unsorted plans (for counting) never leave the sort to memory.

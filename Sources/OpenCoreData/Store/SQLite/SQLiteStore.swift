@@ -137,6 +137,41 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         writtenMetadata = metadataNow
     }
 
+    /// A batch update of constants whose selection SQL expresses in full is
+    /// one transaction of two statements: the keys are selected (for the
+    /// result), then `UPDATE … SET …, Z_OPT = Z_OPT + 1 WHERE Z_PK IN (…)`.
+    /// Anything else (expressions, a selection partly in memory, external
+    /// data) takes the general path of reading and saving the records.
+    override func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> [NSManagedObjectID] {
+        try refuseIfReadOnly()
+        guard update.isConstant, !update.values.contains(where: { $0.attribute.allowsExternalBinaryDataStorage }),
+              let entity = mapping.entity(update.entity),
+              let selection = SQLiteFetchExecution(store: self, fetch: StoreFetch(entity: update.entity, request: update.fetchRequest,
+                                                                                  appliesWindow: true)).keySelection()
+        else { return try super.executeBatchUpdate(update) }
+        var assignments = ["Z_OPT = Z_OPT + 1"], values: [DatabaseValue] = []
+        for (attribute, value) in update.values {
+            guard case .constant(let constant) = value,
+                  let column = entity.attributes.first(where: { $0.attribute.name == attribute.name })?.column else { continue }
+            assignments.append("\(column) = ?")
+            values.append(try SQLiteValueCoding.databaseValue(constant, for: attribute) { _ in .null })
+        }
+        prefetched = [:]
+        batches.forget()
+        return try translatingErrors {
+            try database.write { db in
+                var ids: [NSManagedObjectID] = []
+                let keys = try Row.fetchCursor(db, sql: selection.sql, arguments: StatementArguments(selection.arguments))
+                while let row = try keys.next() {
+                    if let id = objectID(entityNumber: row[1], primaryKey: row[0]) { ids.append(id) }
+                }
+                try db.execute(sql: "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (SELECT Z_PK FROM (\(selection.sql)))",
+                               arguments: StatementArguments(values + selection.arguments))
+                return ids
+            }
+        }
+    }
+
     // MARK: Helpers
 
     /// The permanent ID of the row `pk` whose `Z_ENT` is `entityNumber`.
