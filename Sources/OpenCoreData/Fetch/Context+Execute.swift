@@ -3,7 +3,7 @@
 
 extension NSManagedObjectContext {
     /// Runs a batch request against the stores (fetch requests go through
-    /// `fetch(_:)`). Throws NSPersistentStoreOperationError (134070) for a
+    /// `fetch(_:)`; see docs/Differences.md). Throws NSPersistentStoreOperationError (134070) for a
     /// request the stores can't run, NSManagedObjectValidationError (1550) for
     /// a value that does not fit its attribute, or a store error; a failed
     /// request changes no store it failed on.
@@ -12,7 +12,7 @@ extension NSManagedObjectContext {
         case let update as NSBatchUpdateRequest: return try executeBatchUpdate(update)
         default:
             throw NSError.coreData(NSPersistentStoreOperationError,
-                                   "execute(_:) runs batch update requests; use fetch(_:) for fetch requests and save() to save.")
+                                   "execute(_:) runs batch update requests; \(type(of: request)) is not one of them.")
         }
     }
 
