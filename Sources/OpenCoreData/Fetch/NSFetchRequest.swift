@@ -23,8 +23,9 @@ open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable 
     public var fetchLimit: Int = 0
     /// How many matching objects to skip first.
     public var fetchOffset: Int = 0
-    /// Objects to load at a time; 0 for all. Accepted for compatibility: the
-    /// result is an array of faults, which load when first used.
+    /// Objects to load at a time; 0 for all. `fetchBatched(_:)` returns a lazy
+    /// result that keeps one batch in memory; `fetch(_:)` returns one fault
+    /// per row, the first of a batch to fire loading its batch.
     public var fetchBatchSize: Int = 0
     /// What the fetch returns.
     public var resultType: NSFetchRequestResultType = .managedObjectResultType
@@ -58,7 +59,9 @@ open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable 
     /// e.g. "album.photos") loads its destinations in one batch per store, so
     /// touching them fires no fault per object. Unknown paths make the fetch throw.
     public var relationshipKeyPathsForPrefetching: [String]?
-    /// Whether refetched objects take the store's values over unsaved ones (default false).
+    /// Whether the fetch reloads objects already loaded in the context from
+    /// the store, keeping their unsaved changes on top (default false: they
+    /// keep the values they have).
     public var shouldRefreshRefetchedObjects: Bool = false
 
     public override init() { super.init() }
