@@ -43,7 +43,8 @@ enum PropertyValidation {
         let value = ValueCoercion.unwrapped(value)
         var errors: [NSError] = []
         func fail(_ code: Int, _ message: String) { errors.append(error(code, object, key, value, message)) }
-        let what = "\(object.entity.name ?? "").\(key)"
+        // Built only for a failure: every property of every saved object passes through here.
+        var what: String { "\(object.entity.name ?? "").\(key)" }
         switch property {
         case let attribute as NSAttributeDescription:
             guard let value else {
@@ -51,7 +52,10 @@ enum PropertyValidation {
                 break
             }
             let rules = attribute.validationRules
-            if attribute.attributeType.isNumeric, let number = decimal(value) {
+            // Each rule is looked at before the value is cast for it: most
+            // attributes have none, and the casts are conformance lookups.
+            let hasBounds = rules.minValueString != nil || rules.maxValueString != nil
+            if hasBounds, attribute.attributeType.isNumeric, let number = decimal(value) {
                 if let min = rules.minValueString.flatMap(decimalBound), number < min {
                     fail(NSValidationNumberTooSmallError, "\(what) is smaller than \(min).")
                 }
@@ -59,7 +63,7 @@ enum PropertyValidation {
                     fail(NSValidationNumberTooLargeError, "\(what) is larger than \(max).")
                 }
             }
-            if let string = value as? String {
+            if hasBounds || rules.regularExpressionString != nil, let string = value as? String {
                 // Core Data counts NSString length: UTF-16 code units.
                 let length = string.utf16.count
                 if let min = rules.minValueString.flatMap({ Int($0) }), length < min {
@@ -72,7 +76,7 @@ enum PropertyValidation {
                     fail(NSValidationStringPatternMatchingError, "\(what) does not match \(pattern).")
                 }
             }
-            if let date = value as? Date {
+            if rules.minDateTimeInterval != nil || rules.maxDateTimeInterval != nil, let date = value as? Date {
                 if let min = rules.minDateTimeInterval, date.timeIntervalSinceReferenceDate < min {
                     fail(NSValidationDateTooSoonError, "\(what) is earlier than allowed.")
                 }
@@ -98,7 +102,7 @@ enum PropertyValidation {
         // The property's validation predicates apply to non-nil values
         // (NSPropertyDescription.h); a failure is the generic 1550 carrying
         // the predicate and its warning as the message.
-        if let value, let failed = property.firstFailedValidationPredicate(for: value) {
+        if let value, !property.validationPredicateStorage.isEmpty, let failed = property.firstFailedValidationPredicate(for: value) {
             let failure = error(NSManagedObjectValidationError, object, key, value, failed.warning)
             var info = failure.userInfo
             info[NSValidationPredicateErrorKey] = failed.predicate

@@ -37,6 +37,9 @@ enum ValueCoercion {
     }
 
     private static func integer<T: FixedWidthInteger>(_ value: Any, as: T.Type) -> T? {
+        // A value of the attribute's own type (the usual case) needs no
+        // conversion; the cast to `any BinaryInteger` is a conformance lookup.
+        if Swift.type(of: value) == T.self { return value as? T }
         if value is Bool { return nil }
         if let int = value as? any BinaryInteger { return T(exactly: int) }
         if let number = value as? NSNumber, !(number.doubleValue.rounded() != number.doubleValue) {
@@ -80,17 +83,25 @@ enum ValueCoercion {
         // object; attribute values and objects are never Optional, and their
         // types are known by identity.
         let type = Swift.type(of: value)
-        if type is AnyClass || plainTypes.contains(ObjectIdentifier(type)) { return value }
+        if isPlain(type) || type is AnyClass { return value }
         if let optional = value as? any OptionalBox { return optional.boxedValue }
         return value
     }
 
-    private static let plainTypes: Set<ObjectIdentifier> = [
-        ObjectIdentifier(String.self), ObjectIdentifier(Int.self), ObjectIdentifier(Int16.self), ObjectIdentifier(Int32.self),
-        ObjectIdentifier(Int64.self), ObjectIdentifier(Double.self), ObjectIdentifier(Float.self), ObjectIdentifier(Bool.self),
-        ObjectIdentifier(Decimal.self), ObjectIdentifier(Date.self), ObjectIdentifier(Data.self), ObjectIdentifier(UUID.self),
-        ObjectIdentifier(URL.self),
-    ]
+    /// Whether `type` is one of the attribute value types. A switch of
+    /// pointer comparisons: hashing into a set cost more, three times per
+    /// property of every saved object.
+    private static func isPlain(_ type: Any.Type) -> Bool {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Int64.self), ObjectIdentifier(String.self), ObjectIdentifier(Double.self), ObjectIdentifier(Date.self),
+             ObjectIdentifier(Int.self), ObjectIdentifier(Int16.self), ObjectIdentifier(Int32.self), ObjectIdentifier(Float.self),
+             ObjectIdentifier(Bool.self), ObjectIdentifier(Decimal.self), ObjectIdentifier(Data.self), ObjectIdentifier(UUID.self),
+             ObjectIdentifier(URL.self):
+            return true
+        default:
+            return false
+        }
+    }
 }
 
 protocol OptionalBox { var boxedValue: Any? { get } }

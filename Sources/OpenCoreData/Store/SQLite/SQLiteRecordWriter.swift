@@ -6,8 +6,9 @@ import GRDB
 /// row: order keys of ordered to-many relationships, join-table rows and
 /// hidden keys of to-many relationships without inverse.
 ///
-/// Statements are cached per connection, so each record costs one or two
-/// prepared-statement executions plus one per to-many destination.
+/// Each entity's INSERT and UPDATE are prepared once per save and only
+/// rebound per record, so each record costs one or two statement executions
+/// plus one per to-many destination.
 struct SQLiteRecordWriter {
     /// Core Data spaces order keys by 1024 so that inserting between two
     /// items can leave the others alone; only the relative order matters.
@@ -18,17 +19,20 @@ struct SQLiteRecordWriter {
 
     func apply(_ changes: StoreChangeSet) throws {
         for id in changes.deleted { try delete(id) }
-        for snapshot in changes.inserted { try write(snapshot, inserting: true) }
-        for snapshot in changes.updated { try write(snapshot, inserting: false) }
-        for snapshot in changes.inserted { try writeToMany(snapshot, inserted: true) }
-        for snapshot in changes.updated { try writeToMany(snapshot, inserted: false) }
+        var inserts: [ObjectIdentifier: RowStatement] = [:], updates: [ObjectIdentifier: RowStatement] = [:]
+        for snapshot in changes.inserted { try write(snapshot, with: rowStatement(for: snapshot, inserting: true, &inserts)) }
+        for snapshot in changes.updated { try write(snapshot, with: rowStatement(for: snapshot, inserting: false, &updates)) }
+        for snapshot in changes.inserted { try writeToMany(snapshot, of: inserts[ObjectIdentifier(snapshot.objectID.entity)]!.entity, inserted: true) }
+        for snapshot in changes.updated { try writeToMany(snapshot, of: updates[ObjectIdentifier(snapshot.objectID.entity)]!.entity, inserted: false) }
     }
 
     private func entity(of id: NSManagedObjectID) throws -> SQLiteMapping.Entity {
-        guard let entity = mapping.entity(id.entity), id.primaryKey != nil else {
-            throw NSError.coreData(NSPersistentStoreSaveError, "The SQLite store cannot save \(id): its entity has no table here.")
-        }
+        guard let entity = mapping.entity(id.entity), id.primaryKey != nil else { throw unsavable(id) }
         return entity
+    }
+
+    private func unsavable(_ id: NSManagedObjectID) -> NSError {
+        NSError.coreData(NSPersistentStoreSaveError, "The SQLite store cannot save \(id): its entity has no table here.")
     }
 
     private func delete(_ id: NSManagedObjectID) throws {
@@ -47,43 +51,73 @@ struct SQLiteRecordWriter {
         }
     }
 
-    /// Inserts or updates the row of `snapshot`: attributes and to-one keys.
-    private func write(_ snapshot: StoreSnapshot, inserting: Bool) throws {
+    /// The prepared statement that writes the row of one entity: an INSERT
+    /// binding `Z_PK`, `Z_ENT`, then the columns; an UPDATE binding the
+    /// columns, then `Z_PK`. The columns are the entity's attributes, then
+    /// each foreign key (followed by its destination's `Z_ENT` when it has one).
+    struct RowStatement {
+        let entity: SQLiteMapping.Entity
+        let inserting: Bool
+        let statement: Statement
+        /// The relationships kept as a foreign key in the row, in column order.
+        let foreignKeys: [(relationship: String, hasEntityColumn: Bool)]
+        let argumentCount: Int
+    }
+
+    /// The row statement of `snapshot`'s entity from `statements`, prepared
+    /// and added on the entity's first record.
+    private func rowStatement(for snapshot: StoreSnapshot, inserting: Bool,
+                              _ statements: inout [ObjectIdentifier: RowStatement]) throws -> RowStatement {
+        let key = ObjectIdentifier(snapshot.objectID.entity)
+        if let row = statements[key] { return row }
         let entity = try entity(of: snapshot.objectID)
-        var columns: [String] = [], values: [DatabaseValue] = []
-        for (attribute, column) in entity.attributes {
-            columns.append(column)
-            values.append(try SQLiteValueCoding.databaseValue(snapshot.attributes[attribute.name], for: attribute))
-        }
+        var columns = entity.attributes.map(\.column)
+        var foreignKeys: [(relationship: String, hasEntityColumn: Bool)] = []
         for (relationship, storage) in entity.relationships {
             guard case .foreignKey(let key) = storage else { continue }
-            let (column, entityColumn) = (key.column, key.entityColumn)
-            let destination = snapshot.toOne[relationship.name]
-            columns.append(column)
-            values.append(destination?.primaryKey?.databaseValue ?? .null)
-            if let entityColumn {
-                columns.append(entityColumn)
-                values.append(destination.flatMap { mapping.entity($0.entity)?.number }?.databaseValue ?? .null)
-            }
+            columns.append(key.column)
+            if let entityColumn = key.entityColumn { columns.append(entityColumn) }
+            foreignKeys.append((relationship.name, key.entityColumn != nil))
         }
-        let pk = snapshot.objectID.primaryKey!
-        if inserting {
-            let sql = "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, 1"
+        let sql = inserting
+            ? "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, 1"
                 + String(repeating: ", ?", count: columns.count) + ")"
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments([pk.databaseValue, entity.number.databaseValue] + values))
-        } else {
-            let sql = "UPDATE \(entity.table) SET Z_OPT = Z_OPT + 1\(columns.map { ", \($0) = ?" }.joined()) WHERE Z_PK = ?"
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values + [pk.databaseValue]))
-            guard db.changesCount == 1 else {
-                throw NSError.coreData(NSManagedObjectReferentialIntegrityError,
-                                       "The record of \(snapshot.objectID) is no longer in the store.")
-            }
+            : "UPDATE \(entity.table) SET Z_OPT = Z_OPT + 1\(columns.map { ", \($0) = ?" }.joined()) WHERE Z_PK = ?"
+        let row = RowStatement(entity: entity, inserting: inserting, statement: try db.cachedStatement(sql: sql),
+                               foreignKeys: foreignKeys, argumentCount: columns.count + (inserting ? 2 : 1))
+        statements[key] = row
+        return row
+    }
+
+    /// Inserts or updates the row of `snapshot`: attributes and to-one keys.
+    private func write(_ snapshot: StoreSnapshot, with row: RowStatement) throws {
+        guard let pk = snapshot.objectID.primaryKey else { throw unsavable(snapshot.objectID) }
+        // Existentials, not `[DatabaseValue]`: GRDB's initializer for the
+        // latter is generic over the element and, unspecialized across
+        // modules, instantiates a key path per call (half of this method's time).
+        var values: [(any DatabaseValueConvertible)?] = []
+        values.reserveCapacity(row.argumentCount)
+        if row.inserting { values += [pk, row.entity.number] }
+        for (attribute, _) in row.entity.attributes {
+            values.append(try SQLiteValueCoding.databaseValue(snapshot.attributes[attribute.name], for: attribute))
+        }
+        for (relationship, hasEntityColumn) in row.foreignKeys {
+            let destination = snapshot.toOne[relationship]
+            values.append(destination?.primaryKey)
+            if hasEntityColumn { values.append(destination.flatMap { mapping.entity($0.entity)?.number }) }
+        }
+        if !row.inserting { values.append(pk) }
+        // The count matches the statement by construction, so GRDB's per-row argument validation is skipped.
+        row.statement.setUncheckedArguments(StatementArguments(values))
+        try row.statement.execute()
+        guard row.inserting || db.changesCount == 1 else {
+            throw NSError.coreData(NSManagedObjectReferentialIntegrityError,
+                                   "The record of \(snapshot.objectID) is no longer in the store.")
         }
     }
 
     /// Writes the to-many relationships of `snapshot` whose data lives outside its row.
-    private func writeToMany(_ snapshot: StoreSnapshot, inserted: Bool) throws {
-        let entity = try entity(of: snapshot.objectID)
+    private func writeToMany(_ snapshot: StoreSnapshot, of entity: SQLiteMapping.Entity, inserted: Bool) throws {
         let pk = snapshot.objectID.primaryKey!
         for (relationship, storage) in entity.relationships {
             let destinations = (snapshot.toMany[relationship.name] ?? []).compactMap(\.primaryKey)
