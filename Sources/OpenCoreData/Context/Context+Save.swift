@@ -94,7 +94,8 @@ extension NSManagedObjectContext {
     }
 
     func reassign(_ object: NSManagedObject, to id: NSManagedObjectID) {
-        if registered[object.objectID] === object { registered[object.objectID] = nil }
+        // One lookup instead of a read and a removal: each hashes the ID's strings.
+        if let other = registered.removeValue(forKey: object.objectID), other !== object { registered[object.objectID] = other }
         object.objectID = id
         registered[id] = object
     }

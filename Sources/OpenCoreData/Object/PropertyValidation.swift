@@ -9,7 +9,9 @@ enum PropertyValidation {
         var errors: [NSError] = []
         for property in object.entity.properties where !(property is NSFetchedPropertyDescription) {
             let key = property.name
-            let original = object.primitiveValue(forKey: key)
+            // `primitiveValue(forKey:)` without looking the property up by name again.
+            object.fireFaultIfNeeded()
+            let original = object.publicValue(forKey: key, property: property)
             var value = original
             do {
                 try object.validateValue(&value, forKey: key)

@@ -3,11 +3,12 @@
 /// dates, data, arrays and dictionaries element by element.
 enum ValueEquality {
     static func equal(_ lhs: Any?, _ rhs: Any?) -> Bool {
-        // Two values of one common attribute type compare directly: the
-        // unwrapping and casts below are conformance lookups, and validation
-        // compares every property of every saved object. Unequal ones still
-        // go through the casts, which decide them as before.
-        if let l = lhs, let r = rhs, type(of: l) == type(of: r), sameTypeEqual(l, r, type(of: l)) { return true }
+        // Two values of one common attribute type, or one object twice,
+        // compare directly: the unwrapping and casts below are conformance
+        // lookups, and validation compares every property of every saved
+        // object. Unequal ones still go through the casts, which decide them as before.
+        if let l = lhs, let r = rhs, case let valueType = type(of: l), valueType == type(of: r),
+           sameTypeEqual(l, r, valueType) || valueType is AnyClass && (l as AnyObject) === (r as AnyObject) { return true }
         switch (ValueCoercion.unwrapped(lhs), ValueCoercion.unwrapped(rhs)) {
         case (nil, nil): return true
         case (nil, _), (_, nil): return false
