@@ -47,11 +47,12 @@ struct SavePlan {
     static func permanentIDs(for objects: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) throws
         -> [ObjectIdentifier: NSManagedObjectID] {
         var groups: [[NSManagedObject]] = []
-        var groupIndex: [String: Int] = [:]
+        // By entity identity: hashing the entity's name cost a string hash per object.
+        var groupIndex: [ObjectIdentifier: Int] = [:]
         for object in objects {
-            let name = object.entity.name ?? ""
-            if let index = groupIndex[name] { groups[index].append(object) } else {
-                groupIndex[name] = groups.count
+            let key = ObjectIdentifier(object.entity)
+            if let index = groupIndex[key] { groups[index].append(object) } else {
+                groupIndex[key] = groups.count
                 groups.append([object])
             }
         }
