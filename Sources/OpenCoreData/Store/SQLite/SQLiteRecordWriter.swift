@@ -61,7 +61,6 @@ struct SQLiteRecordWriter {
         let statement: Statement
         /// The relationships kept as a foreign key in the row, in column order.
         let foreignKeys: [(relationship: String, hasEntityColumn: Bool)]
-        let argumentCount: Int
     }
 
     /// The row statement of `snapshot`'s entity from `statements`, prepared
@@ -84,7 +83,7 @@ struct SQLiteRecordWriter {
                 + String(repeating: ", ?", count: columns.count) + ")"
             : "UPDATE \(entity.table) SET Z_OPT = Z_OPT + 1\(columns.map { ", \($0) = ?" }.joined()) WHERE Z_PK = ?"
         let row = RowStatement(entity: entity, inserting: inserting, statement: try db.cachedStatement(sql: sql),
-                               foreignKeys: foreignKeys, argumentCount: columns.count + (inserting ? 2 : 1))
+                               foreignKeys: foreignKeys)
         statements[key] = row
         return row
     }
@@ -92,24 +91,35 @@ struct SQLiteRecordWriter {
     /// Inserts or updates the row of `snapshot`: attributes and to-one keys.
     private func write(_ snapshot: StoreSnapshot, with row: RowStatement) throws {
         guard let pk = snapshot.objectID.primaryKey else { throw unsavable(snapshot.objectID) }
-        // Existentials, not `[DatabaseValue]`: GRDB's initializer for the
-        // latter is generic over the element and, unspecialized across
-        // modules, instantiates a key path per call (half of this method's time).
-        var values: [(any DatabaseValueConvertible)?] = []
-        values.reserveCapacity(row.argumentCount)
-        if row.inserting { values += [pk, row.entity.number] }
+        let statement = row.statement
+        // Empty arguments reset the statement and clear its bindings; each
+        // value is then bound as it is computed (the count matches the
+        // statement by construction). Building `StatementArguments` per row
+        // went through GRDB's generic initializer, unspecialized across
+        // modules: a third of this method's time.
+        statement.setUncheckedArguments(StatementArguments())
+        var index: CInt = 0
+        func bind(_ value: DatabaseValue) throws {
+            index += 1
+            let code = value.bind(to: statement.sqliteStatement, at: index)
+            guard code == ResultCode.SQLITE_OK.rawValue else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+            }
+        }
+        if row.inserting {
+            try bind(pk.databaseValue)
+            try bind(row.entity.number.databaseValue)
+        }
         for (attribute, _) in row.entity.attributes {
-            values.append(try SQLiteValueCoding.databaseValue(snapshot.attributes[attribute.name], for: attribute))
+            try bind(SQLiteValueCoding.databaseValue(snapshot.attributes[attribute.name], for: attribute))
         }
         for (relationship, hasEntityColumn) in row.foreignKeys {
             let destination = snapshot.toOne[relationship]
-            values.append(destination?.primaryKey)
-            if hasEntityColumn { values.append(destination.flatMap { mapping.entity($0.entity)?.number }) }
+            try bind(destination?.primaryKey?.databaseValue ?? .null)
+            if hasEntityColumn { try bind(destination.flatMap { mapping.entity($0.entity)?.number }?.databaseValue ?? .null) }
         }
-        if !row.inserting { values.append(pk) }
-        // The count matches the statement by construction, so GRDB's per-row argument validation is skipped.
-        row.statement.setUncheckedArguments(StatementArguments(values))
-        try row.statement.execute()
+        if !row.inserting { try bind(pk.databaseValue) }
+        try statement.execute()
         guard row.inserting || db.changesCount == 1 else {
             throw NSError.coreData(NSManagedObjectReferentialIntegrityError,
                                    "The record of \(snapshot.objectID) is no longer in the store.")
