@@ -57,6 +57,7 @@ struct SavePlan {
             }
         }
         var ids: [ObjectIdentifier: NSManagedObjectID] = [:]
+        ids.reserveCapacity(objects.count)
         try coordinator.performStoreAccess {
             for group in groups {
                 let entity = group[0].entity

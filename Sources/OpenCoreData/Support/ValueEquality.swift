@@ -7,8 +7,11 @@ enum ValueEquality {
         // compare directly: the unwrapping and casts below are conformance
         // lookups, and validation compares every property of every saved
         // object. Unequal ones still go through the casts, which decide them as before.
-        if let l = lhs, let r = rhs, case let valueType = type(of: l), valueType == type(of: r),
-           sameTypeEqual(l, r, valueType) || valueType is AnyClass && (l as AnyObject) === (r as AnyObject) { return true }
+        if let l = lhs, let r = rhs, case let valueType = type(of: l), valueType == type(of: r) {
+            if sameTypeEqual(l, r, valueType) { return true }
+            // A class cast, where `as AnyObject` (below) goes through the bridging machinery.
+            if valueType is AnyClass, let l = l as? NSObject, l === r as? NSObject { return true }
+        }
         switch (ValueCoercion.unwrapped(lhs), ValueCoercion.unwrapped(rhs)) {
         case (nil, nil): return true
         case (nil, _), (_, nil): return false
