@@ -7,13 +7,21 @@ enum PropertyValidation {
     /// check per property.
     static func validateProperties(of object: NSManagedObject) throws {
         var errors: [NSError] = []
+        // A plain NSManagedObject can't override validateValue(_:forKey:),
+        // whose check leaves the value as it is: its properties are checked
+        // directly, without the lookup by key and the comparison with the original.
+        let isPlain = type(of: object) == NSManagedObject.self
         for property in object.entity.properties where !(property is NSFetchedPropertyDescription) {
             let key = property.name
             // `primitiveValue(forKey:)` without looking the property up by name again.
             object.fireFaultIfNeeded()
             let original = object.publicValue(forKey: key, property: property)
-            var value = original
             do {
+                if isPlain {
+                    try check(original, property, of: object)
+                    continue
+                }
+                var value = original
                 try object.validateValue(&value, forKey: key)
                 if !ValueEquality.equal(value, original) { object.setValue(value, forKey: key) }
             } catch let error as NSError {
@@ -41,7 +49,12 @@ enum PropertyValidation {
 
     /// The model's rules for one value of `key`.
     static func check(_ value: Any?, forKey key: String, of object: NSManagedObject) throws {
-        let property = object.property(named: key)
+        try check(value, object.property(named: key), of: object)
+    }
+
+    /// The rules of `property` (one of `object`'s) for `value`.
+    private static func check(_ value: Any?, _ property: NSPropertyDescription, of object: NSManagedObject) throws {
+        let key = property.name
         let value = ValueCoercion.unwrapped(value)
         var errors: [NSError] = []
         func fail(_ code: Int, _ message: String) { errors.append(error(code, object, key, value, message)) }
