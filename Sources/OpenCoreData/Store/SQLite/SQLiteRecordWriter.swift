@@ -22,8 +22,12 @@ struct SQLiteRecordWriter {
         var inserts: [ObjectIdentifier: RowStatement] = [:], updates: [ObjectIdentifier: RowStatement] = [:]
         for snapshot in changes.inserted { try write(snapshot, with: rowStatement(for: snapshot, inserting: true, &inserts)) }
         for snapshot in changes.updated { try write(snapshot, with: rowStatement(for: snapshot, inserting: false, &updates)) }
-        for snapshot in changes.inserted { try writeToMany(snapshot, of: inserts[ObjectIdentifier(snapshot.objectID.entity)]!.entity, inserted: true) }
-        for snapshot in changes.updated { try writeToMany(snapshot, of: updates[ObjectIdentifier(snapshot.objectID.entity)]!.entity, inserted: false) }
+        for snapshot in changes.inserted {
+            try writeToMany(snapshot, inserts[ObjectIdentifier(snapshot.objectID.entity)]!.entity.relationships, inserted: true)
+        }
+        for snapshot in changes.updated {
+            try writeToMany(snapshot, updates[ObjectIdentifier(snapshot.objectID.entity)]!.entity.relationships, inserted: false)
+        }
     }
 
     private func entity(of id: NSManagedObjectID) throws -> SQLiteMapping.Entity {
@@ -55,12 +59,22 @@ struct SQLiteRecordWriter {
     /// binding `Z_PK`, `Z_ENT`, then the columns; an UPDATE binding the
     /// columns, then `Z_PK`. The columns are the entity's attributes, then
     /// each foreign key (followed by its destination's `Z_ENT` when it has one).
-    struct RowStatement {
+    /// A class: handing a struct out of the cache per row copied (retained)
+    /// every table of the entity's mapping.
+    final class RowStatement {
         let entity: SQLiteMapping.Entity
         let inserting: Bool
         let statement: Statement
         /// The relationships kept as a foreign key in the row, in column order.
         let foreignKeys: [(relationship: String, hasEntityColumn: Bool)]
+
+        init(entity: SQLiteMapping.Entity, inserting: Bool, statement: Statement,
+             foreignKeys: [(relationship: String, hasEntityColumn: Bool)]) {
+            self.entity = entity
+            self.inserting = inserting
+            self.statement = statement
+            self.foreignKeys = foreignKeys
+        }
     }
 
     /// The row statement of `snapshot`'s entity from `statements`, prepared
@@ -126,10 +140,12 @@ struct SQLiteRecordWriter {
         }
     }
 
-    /// Writes the to-many relationships of `snapshot` whose data lives outside its row.
-    private func writeToMany(_ snapshot: StoreSnapshot, of entity: SQLiteMapping.Entity, inserted: Bool) throws {
+    /// Writes the to-many relationships of `snapshot` (its entity's
+    /// `relationships`) whose data lives outside its row.
+    private func writeToMany(_ snapshot: StoreSnapshot, _ relationships: [(relationship: NSRelationshipDescription, storage: SQLiteMapping.Storage)],
+                             inserted: Bool) throws {
         let pk = snapshot.objectID.primaryKey!
-        for (relationship, storage) in entity.relationships {
+        for (relationship, storage) in relationships {
             let destinations = (snapshot.toMany[relationship.name] ?? []).compactMap(\.primaryKey)
             switch storage {
             case .foreignKey:
