@@ -5,9 +5,12 @@ enum ValueCoercion {
     /// it can't be (a programmer error, as Core Data raises for it).
     static func coerce(_ value: Any?, for attribute: NSAttributeDescription) -> Any? {
         guard let value = unwrapped(value) else { return nil }
+        // A value already of the stored type (the usual case) is kept as it
+        // is: converting it meant a cast and a new box.
+        if let stored = storedType(attribute.attributeType), Swift.type(of: value) == stored { return value }
         if let converted = convert(value, to: attribute.attributeType) { return converted }
         preconditionFailure(
-            "Unacceptable type of value for attribute: property = \"\(attribute.name)\"; entity = \"\(attribute.entity?.name ?? "")\"; desired type = \(expectedTypeName(attribute)); given type = \(Swift.type(of: value)); value = \(value).")
+            "Unacceptable type of value for attribute: property = \"\(attribute.name)\"; entity = \"\(attribute.entity?.name ?? "")\"; desired type = \(storedType(attribute.attributeType).map { "\($0)" } ?? attribute.attributeValueClassName ?? "Any"); given type = \(Swift.type(of: value)); value = \(value).")
     }
 
     private static func convert(_ value: Any, to type: NSAttributeType) -> Any? {
@@ -37,9 +40,6 @@ enum ValueCoercion {
     }
 
     private static func integer<T: FixedWidthInteger>(_ value: Any, as: T.Type) -> T? {
-        // A value of the attribute's own type (the usual case) needs no
-        // conversion; the cast to `any BinaryInteger` is a conformance lookup.
-        if Swift.type(of: value) == T.self { return value as? T }
         if value is Bool { return nil }
         if let int = value as? any BinaryInteger { return T(exactly: int) }
         if let number = value as? NSNumber, !(number.doubleValue.rounded() != number.doubleValue) {
@@ -57,21 +57,23 @@ enum ValueCoercion {
         return nil
     }
 
-    private static func expectedTypeName(_ attribute: NSAttributeDescription) -> String {
-        switch attribute.attributeType {
-        case .integer16AttributeType: return "Int16"
-        case .integer32AttributeType: return "Int32"
-        case .integer64AttributeType: return "Int64"
-        case .doubleAttributeType: return "Double"
-        case .floatAttributeType: return "Float"
-        case .decimalAttributeType: return "Decimal"
-        case .booleanAttributeType: return "Bool"
-        case .stringAttributeType: return "String"
-        case .dateAttributeType: return "Date"
-        case .binaryDataAttributeType: return "Data"
-        case .UUIDAttributeType: return "UUID"
-        case .URIAttributeType: return "URL"
-        default: return attribute.attributeValueClassName ?? "Any"
+    /// The Swift type values of `type` are stored as; nil for the types that
+    /// keep what they are given (or an object ID).
+    private static func storedType(_ type: NSAttributeType) -> Any.Type? {
+        switch type {
+        case .integer16AttributeType: Int16.self
+        case .integer32AttributeType: Int32.self
+        case .integer64AttributeType: Int64.self
+        case .doubleAttributeType: Double.self
+        case .floatAttributeType: Float.self
+        case .decimalAttributeType: Decimal.self
+        case .booleanAttributeType: Bool.self
+        case .stringAttributeType: String.self
+        case .dateAttributeType: Date.self
+        case .binaryDataAttributeType: Data.self
+        case .UUIDAttributeType: UUID.self
+        case .URIAttributeType: URL.self
+        default: nil
         }
     }
 
