@@ -62,9 +62,7 @@ extension NSManagedObjectContext {
 
     private func commit(_ plan: SavePlan) {
         let savedInserted = inserted.objects, savedUpdated = updated.objects, savedDeleted = deleted.objects
-        for object in savedInserted {
-            if let id = plan.permanentIDs[ObjectIdentifier(object)] { reassign(object, to: id) }
-        }
+        registerPermanentIDs(of: savedInserted, plan.permanentIDs)
         for (object, snapshot) in plan.snapshots { object.committedRow = rowCache?.remember(snapshot) ?? StoreRowCache.Row(snapshot) }
         for object in savedInserted + savedUpdated {
             object.isInsertedFlag = false
@@ -94,8 +92,30 @@ extension NSManagedObjectContext {
         ])
     }
 
+    /// Moves the objects of `objects` that have an ID in `ids` to it, as
+    /// `reassign` does one by one.
+    private func registerPermanentIDs(of objects: [NSManagedObject], _ ids: [ObjectIdentifier: NSManagedObjectID]) {
+        let moving = objects.filter { ids[ObjectIdentifier($0)] != nil }
+        guard moving.count * 2 >= registered.storageCount else {
+            for object in moving { reassign(object, to: ids[ObjectIdentifier(object)]!) }
+            return
+        }
+        // Most registered objects move (a save of new objects): keeping the
+        // others in a new table costs less than removing each temporary ID,
+        // since each removal rehashes the entries after it.
+        let movingObjects = Set(moving.map(ObjectIdentifier.init))
+        registered.removeAll { id, object in movingObjects.contains(ObjectIdentifier(object)) && object.objectID == id }
+        registered.reserveCapacity(registered.storageCount + moving.count)
+        for object in moving {
+            let id = ids[ObjectIdentifier(object)]!
+            object.objectID = id
+            registered[id] = object
+        }
+    }
+
     func reassign(_ object: NSManagedObject, to id: NSManagedObjectID) {
-        if registered[object.objectID] === object { registered[object.objectID] = nil }
+        // One lookup instead of a read and a removal: each hashes the ID's strings.
+        if let other = registered.removeValue(forKey: object.objectID), other !== object { registered[object.objectID] = other }
         object.objectID = id
         registered[id] = object
     }

@@ -20,10 +20,10 @@ extension NSManagedObject {
     /// moving it away from its previous owner when the inverse is to-one.
     func addDestination(_ object: NSManagedObject, of relationship: NSRelationshipDescription, at index: Int? = nil) {
         fireFaultIfNeeded()
-        var related = related(relationship.name)
-        let added = index.map { related.insert(object, at: $0) } ?? related.append(object)
+        let added = changeRelated(relationship.name) { related in
+            index.map { related.insert(object, at: $0) } ?? related.append(object)
+        }
         guard added else { return }
-        storeChange(related, forKey: relationship.name)
         if let inverse = relationship.inverseRelationship { object.link(self, via: inverse) }
     }
 
@@ -31,9 +31,7 @@ extension NSManagedObject {
     /// `object`'s inverse.
     func removeDestination(_ object: NSManagedObject, of relationship: NSRelationshipDescription) {
         fireFaultIfNeeded()
-        var related = related(relationship.name)
-        guard related.remove(object) else { return }
-        storeChange(related, forKey: relationship.name)
+        guard changeRelated(relationship.name, { $0.remove(object) }) else { return }
         if let inverse = relationship.inverseRelationship { object.unlink(self, via: inverse) }
     }
 
@@ -77,8 +75,7 @@ extension NSManagedObject {
     private func unlink(_ object: NSManagedObject, via relationship: NSRelationshipDescription) {
         fireFaultIfNeeded()
         if relationship.isToMany {
-            var related = related(relationship.name)
-            if related.remove(object) { storeChange(related, forKey: relationship.name) }
+            changeRelated(relationship.name) { $0.remove(object) }
         } else if destination(relationship.name) === object {
             storeChange(nil, forKey: relationship.name)
         }
@@ -89,13 +86,31 @@ extension NSManagedObject {
     private func link(_ object: NSManagedObject, via relationship: NSRelationshipDescription) {
         fireFaultIfNeeded()
         if relationship.isToMany {
-            var related = related(relationship.name)
-            if related.append(object) { storeChange(related, forKey: relationship.name) }
+            changeRelated(relationship.name) { $0.append(object) }
             return
         }
         let previous = destination(relationship.name)
         guard previous !== object else { return }
         storeChange(object, forKey: relationship.name)
         if let previous, let back = relationship.inverseRelationship { previous.unlink(self, via: back) }
+    }
+
+    /// Changes the destinations of the to-many `key` through `change` and
+    /// records it as a change when `change` reports one. Once the object has
+    /// its event baseline (which keeps the set as it was), the set is taken
+    /// out of `values` while it changes, so that it is changed in place:
+    /// copying it for every added object made filling a relationship
+    /// one object at a time quadratic.
+    @discardableResult
+    private func changeRelated(_ key: String, _ change: (inout ManagedObjectSet) -> Bool) -> Bool {
+        if eventBaseline != nil, var related = values.removeValue(forKey: key) as? ManagedObjectSet {
+            let changed = change(&related)
+            if changed { storeChange(related, forKey: key) } else { values[key] = related }
+            return changed
+        }
+        var related = related(key)
+        guard change(&related) else { return false }
+        storeChange(related, forKey: key)
+        return true
     }
 }

@@ -17,14 +17,21 @@ struct SavePlan {
             // Edited in place: copying the entry out and back copied every snapshot per object (quadratic).
             edit(&byStore[ObjectIdentifier(store), default: (store, StoreChangeSet())].1)
         }
+        var layouts: [ObjectIdentifier: SnapshotLayout] = [:]
+        func snapshot(of object: NSManagedObject) -> StoreSnapshot {
+            let key = ObjectIdentifier(object.entity)
+            let layout = layouts[key] ?? SnapshotLayout(object.entity)
+            layouts[key] = layout
+            return self.snapshot(of: object, layout, in: context)
+        }
         for object in context.inserted.objects {
-            var snapshot = snapshot(of: object, in: context)
+            var snapshot = snapshot(of: object)
             snapshot.version = 1
             snapshots.append((object, snapshot))
             try add(snapshot.objectID) { $0.inserted.append(snapshot) }
         }
         for object in context.updated.objects {
-            var snapshot = snapshot(of: object, in: context)
+            var snapshot = snapshot(of: object)
             snapshot.version = object.committed?.version ?? 0
             try add(snapshot.objectID) { $0.updated.append(snapshot) }
             snapshot.version += 1
@@ -40,15 +47,17 @@ struct SavePlan {
     static func permanentIDs(for objects: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) throws
         -> [ObjectIdentifier: NSManagedObjectID] {
         var groups: [[NSManagedObject]] = []
-        var groupIndex: [String: Int] = [:]
+        // By entity identity: hashing the entity's name cost a string hash per object.
+        var groupIndex: [ObjectIdentifier: Int] = [:]
         for object in objects {
-            let name = object.entity.name ?? ""
-            if let index = groupIndex[name] { groups[index].append(object) } else {
-                groupIndex[name] = groups.count
+            let key = ObjectIdentifier(object.entity)
+            if let index = groupIndex[key] { groups[index].append(object) } else {
+                groupIndex[key] = groups.count
                 groups.append([object])
             }
         }
         var ids: [ObjectIdentifier: NSManagedObjectID] = [:]
+        ids.reserveCapacity(objects.count)
         try coordinator.performStoreAccess {
             for group in groups {
                 let entity = group[0].entity
@@ -64,28 +73,48 @@ struct SavePlan {
         return ids
     }
 
+    /// Which of an entity's properties a snapshot takes and how, worked out
+    /// once per entity and save instead of once per object.
+    private struct SnapshotLayout {
+        /// The properties that are not stored attributes: relationships,
+        /// transient and fetched properties.
+        var notAttributes: [String] = []
+        /// The stored relationships by kind.
+        var toOne: [String] = [], toMany: [String] = []
+
+        init(_ entity: NSEntityDescription) {
+            for property in entity.properties {
+                switch property {
+                case is NSAttributeDescription where !property.isTransient: continue
+                case let relationship as NSRelationshipDescription where !relationship.isTransient:
+                    if relationship.isToMany { toMany.append(relationship.name) } else { toOne.append(relationship.name) }
+                default: break
+                }
+                notAttributes.append(property.name)
+            }
+        }
+    }
+
     /// The record of `object`'s persistent properties, relationships as IDs.
     /// Objects that left the context (inserted, then deleted) are dropped.
-    private func snapshot(of object: NSManagedObject, in context: NSManagedObjectContext) -> StoreSnapshot {
+    private func snapshot(of object: NSManagedObject, _ layout: SnapshotLayout, in context: NSManagedObjectContext) -> StoreSnapshot {
         func id(_ destination: NSManagedObject) -> NSManagedObjectID? {
             if let id = permanentIDs[ObjectIdentifier(destination)] { return id }
             guard destination.managedObjectContext === context || !destination.objectID.isTemporaryID else { return nil }
             return destination.objectID.isTemporaryID ? nil : destination.objectID
         }
-        var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID)
-        for property in object.entity.properties where !property.isTransient {
-            switch property {
-            case let attribute as NSAttributeDescription:
-                if let value = object.values[attribute.name] { snapshot.attributes[attribute.name] = value }
-            case let relationship as NSRelationshipDescription where relationship.isToMany:
-                let ids = object.related(relationship.name).objects.compactMap(id)
-                if !ids.isEmpty { snapshot.toMany[relationship.name] = ids }
-            case let relationship as NSRelationshipDescription:
-                if let destination = object.destination(relationship.name), let id = id(destination) {
-                    snapshot.toOne[relationship.name] = id
-                }
-            default: break
-            }
+        // `values` holds only the entity's properties (every setter checks the
+        // key), so the stored attributes are what remains without the others:
+        // shared with the object until one is removed, instead of re-inserted one by one.
+        var attributes = object.values
+        for name in layout.notAttributes { attributes.removeValue(forKey: name) }
+        var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID, attributes: attributes)
+        for name in layout.toMany {
+            let ids = object.related(name).objects.compactMap(id)
+            if !ids.isEmpty { snapshot.toMany[name] = ids }
+        }
+        for name in layout.toOne {
+            if let destination = object.destination(name), let id = id(destination) { snapshot.toOne[name] = id }
         }
         return snapshot
     }

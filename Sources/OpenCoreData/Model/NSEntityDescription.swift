@@ -155,12 +155,25 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
 
     // MARK: Caches once the model is frozen
 
-    struct FrozenLookups {
-        var properties: [NSPropertyDescription]
-        var propertiesByName: [String: NSPropertyDescription]
-        var attributesByName: [String: NSAttributeDescription]
-        var relationshipsByName: [String: NSRelationshipDescription]
-        var versionHash: Data
+    /// A class, not a struct: reading one lookup through the optional then
+    /// retains one reference instead of copying (retaining) every table,
+    /// which `property(named:)` did on every value access.
+    final class FrozenLookups {
+        let properties: [NSPropertyDescription]
+        let propertiesByName: [String: NSPropertyDescription]
+        let attributesByName: [String: NSAttributeDescription]
+        let relationshipsByName: [String: NSRelationshipDescription]
+        let versionHash: Data
+
+        init(properties: [NSPropertyDescription], propertiesByName: [String: NSPropertyDescription],
+             attributesByName: [String: NSAttributeDescription],
+             relationshipsByName: [String: NSRelationshipDescription], versionHash: Data) {
+            self.properties = properties
+            self.propertiesByName = propertiesByName
+            self.attributesByName = attributesByName
+            self.relationshipsByName = relationshipsByName
+            self.versionHash = versionHash
+        }
     }
 
     private(set) var frozen: FrozenLookups?

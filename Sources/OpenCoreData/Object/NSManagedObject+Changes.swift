@@ -45,15 +45,9 @@ extension NSManagedObject {
         for property in entity.properties {
             let key = property.name
             let changed = all ? !isEmpty(values[key]) : !same(values[key], baseline[key], property)
-            if changed { result[key] = publicValue(key, property) ?? NSNull() }
+            if changed { result[key] = publicValue(forKey: key, property: property) ?? NSNull() }
         }
         return result
-    }
-
-    private func publicValue(_ key: String, _ property: NSPropertyDescription) -> Any? {
-        guard let relationship = property as? NSRelationshipDescription, relationship.isToMany else { return values[key] }
-        let objects = related(key).objects
-        return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
     }
 
     /// Whether two values of `property` are the same: attributes by value,

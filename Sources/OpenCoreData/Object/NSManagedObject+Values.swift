@@ -111,7 +111,8 @@ extension NSManagedObject {
         return property
     }
 
-    private func publicValue(forKey key: String, property: NSPropertyDescription) -> Any? {
+    /// The value `primitiveValue(forKey:)` returns, for a loaded object whose property is at hand.
+    func publicValue(forKey key: String, property: NSPropertyDescription) -> Any? {
         guard let relationship = property as? NSRelationshipDescription, relationship.isToMany else { return values[key] }
         let objects = related(key).objects
         return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
@@ -127,6 +128,9 @@ extension NSManagedObject {
     func storeChange(_ value: Any?, forKey key: String) {
         fireFaultIfNeeded()
         if eventBaseline == nil { eventBaseline = values }
+        // Room for every property at the first value: a new object's values
+        // otherwise grow (and rehash) several times while it is filled in.
+        if values.isEmpty, value != nil { values.reserveCapacity(entity.properties.count) }
         values[key] = value
         managedObjectContext?.objectDidChange(self)
     }

@@ -7,11 +7,21 @@ enum PropertyValidation {
     /// check per property.
     static func validateProperties(of object: NSManagedObject) throws {
         var errors: [NSError] = []
+        // A plain NSManagedObject can't override validateValue(_:forKey:),
+        // whose check leaves the value as it is: its properties are checked
+        // directly, without the lookup by key and the comparison with the original.
+        let isPlain = type(of: object) == NSManagedObject.self
         for property in object.entity.properties where !(property is NSFetchedPropertyDescription) {
             let key = property.name
-            let original = object.primitiveValue(forKey: key)
-            var value = original
+            // `primitiveValue(forKey:)` without looking the property up by name again.
+            object.fireFaultIfNeeded()
+            let original = object.publicValue(forKey: key, property: property)
             do {
+                if isPlain {
+                    try check(original, property, of: object)
+                    continue
+                }
+                var value = original
                 try object.validateValue(&value, forKey: key)
                 if !ValueEquality.equal(value, original) { object.setValue(value, forKey: key) }
             } catch let error as NSError {
@@ -39,11 +49,17 @@ enum PropertyValidation {
 
     /// The model's rules for one value of `key`.
     static func check(_ value: Any?, forKey key: String, of object: NSManagedObject) throws {
-        let property = object.property(named: key)
+        try check(value, object.property(named: key), of: object)
+    }
+
+    /// The rules of `property` (one of `object`'s) for `value`.
+    private static func check(_ value: Any?, _ property: NSPropertyDescription, of object: NSManagedObject) throws {
+        let key = property.name
         let value = ValueCoercion.unwrapped(value)
         var errors: [NSError] = []
         func fail(_ code: Int, _ message: String) { errors.append(error(code, object, key, value, message)) }
-        let what = "\(object.entity.name ?? "").\(key)"
+        // Built only for a failure: every property of every saved object passes through here.
+        var what: String { "\(object.entity.name ?? "").\(key)" }
         switch property {
         case let attribute as NSAttributeDescription:
             guard let value else {
@@ -51,7 +67,10 @@ enum PropertyValidation {
                 break
             }
             let rules = attribute.validationRules
-            if attribute.attributeType.isNumeric, let number = decimal(value) {
+            // Each rule is looked at before the value is cast for it: most
+            // attributes have none, and the casts are conformance lookups.
+            let hasBounds = rules.minValueString != nil || rules.maxValueString != nil
+            if hasBounds, attribute.attributeType.isNumeric, let number = decimal(value) {
                 if let min = rules.minValueString.flatMap(decimalBound), number < min {
                     fail(NSValidationNumberTooSmallError, "\(what) is smaller than \(min).")
                 }
@@ -59,7 +78,7 @@ enum PropertyValidation {
                     fail(NSValidationNumberTooLargeError, "\(what) is larger than \(max).")
                 }
             }
-            if let string = value as? String {
+            if hasBounds || rules.regularExpressionString != nil, let string = value as? String {
                 // Core Data counts NSString length: UTF-16 code units.
                 let length = string.utf16.count
                 if let min = rules.minValueString.flatMap({ Int($0) }), length < min {
@@ -72,7 +91,7 @@ enum PropertyValidation {
                     fail(NSValidationStringPatternMatchingError, "\(what) does not match \(pattern).")
                 }
             }
-            if let date = value as? Date {
+            if rules.minDateTimeInterval != nil || rules.maxDateTimeInterval != nil, let date = value as? Date {
                 if let min = rules.minDateTimeInterval, date.timeIntervalSinceReferenceDate < min {
                     fail(NSValidationDateTooSoonError, "\(what) is earlier than allowed.")
                 }
@@ -98,7 +117,7 @@ enum PropertyValidation {
         // The property's validation predicates apply to non-nil values
         // (NSPropertyDescription.h); a failure is the generic 1550 carrying
         // the predicate and its warning as the message.
-        if let value, let failed = property.firstFailedValidationPredicate(for: value) {
+        if let value, !property.validationPredicateStorage.isEmpty, let failed = property.firstFailedValidationPredicate(for: value) {
             let failure = error(NSManagedObjectValidationError, object, key, value, failed.warning)
             var info = failure.userInfo
             info[NSValidationPredicateErrorKey] = failed.predicate

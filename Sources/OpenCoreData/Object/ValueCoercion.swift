@@ -5,9 +5,12 @@ enum ValueCoercion {
     /// it can't be (a programmer error, as Core Data raises for it).
     static func coerce(_ value: Any?, for attribute: NSAttributeDescription) -> Any? {
         guard let value = unwrapped(value) else { return nil }
+        // A value already of the stored type (the usual case) is kept as it
+        // is: converting it meant a cast and a new box.
+        if let stored = storedType(attribute.attributeType), Swift.type(of: value) == stored { return value }
         if let converted = convert(value, to: attribute.attributeType) { return converted }
         preconditionFailure(
-            "Unacceptable type of value for attribute: property = \"\(attribute.name)\"; entity = \"\(attribute.entity?.name ?? "")\"; desired type = \(expectedTypeName(attribute)); given type = \(Swift.type(of: value)); value = \(value).")
+            "Unacceptable type of value for attribute: property = \"\(attribute.name)\"; entity = \"\(attribute.entity?.name ?? "")\"; desired type = \(storedType(attribute.attributeType).map { "\($0)" } ?? attribute.attributeValueClassName ?? "Any"); given type = \(Swift.type(of: value)); value = \(value).")
     }
 
     /// `value` as the Swift type of `attribute`'s type, or nil when it can't be.
@@ -59,21 +62,23 @@ enum ValueCoercion {
         return nil
     }
 
-    private static func expectedTypeName(_ attribute: NSAttributeDescription) -> String {
-        switch attribute.attributeType {
-        case .integer16AttributeType: return "Int16"
-        case .integer32AttributeType: return "Int32"
-        case .integer64AttributeType: return "Int64"
-        case .doubleAttributeType: return "Double"
-        case .floatAttributeType: return "Float"
-        case .decimalAttributeType: return "Decimal"
-        case .booleanAttributeType: return "Bool"
-        case .stringAttributeType: return "String"
-        case .dateAttributeType: return "Date"
-        case .binaryDataAttributeType: return "Data"
-        case .UUIDAttributeType: return "UUID"
-        case .URIAttributeType: return "URL"
-        default: return attribute.attributeValueClassName ?? "Any"
+    /// The Swift type values of `type` are stored as; nil for the types that
+    /// keep what they are given (or an object ID).
+    private static func storedType(_ type: NSAttributeType) -> Any.Type? {
+        switch type {
+        case .integer16AttributeType: Int16.self
+        case .integer32AttributeType: Int32.self
+        case .integer64AttributeType: Int64.self
+        case .doubleAttributeType: Double.self
+        case .floatAttributeType: Float.self
+        case .decimalAttributeType: Decimal.self
+        case .booleanAttributeType: Bool.self
+        case .stringAttributeType: String.self
+        case .dateAttributeType: Date.self
+        case .binaryDataAttributeType: Data.self
+        case .UUIDAttributeType: UUID.self
+        case .URIAttributeType: URL.self
+        default: nil
         }
     }
 
@@ -85,17 +90,25 @@ enum ValueCoercion {
         // object; attribute values and objects are never Optional, and their
         // types are known by identity.
         let type = Swift.type(of: value)
-        if type is AnyClass || plainTypes.contains(ObjectIdentifier(type)) { return value }
+        if isPlain(type) || type is AnyClass { return value }
         if let optional = value as? any OptionalBox { return optional.boxedValue }
         return value
     }
 
-    private static let plainTypes: Set<ObjectIdentifier> = [
-        ObjectIdentifier(String.self), ObjectIdentifier(Int.self), ObjectIdentifier(Int16.self), ObjectIdentifier(Int32.self),
-        ObjectIdentifier(Int64.self), ObjectIdentifier(Double.self), ObjectIdentifier(Float.self), ObjectIdentifier(Bool.self),
-        ObjectIdentifier(Decimal.self), ObjectIdentifier(Date.self), ObjectIdentifier(Data.self), ObjectIdentifier(UUID.self),
-        ObjectIdentifier(URL.self),
-    ]
+    /// Whether `type` is one of the attribute value types. A switch of
+    /// pointer comparisons: hashing into a set cost more, three times per
+    /// property of every saved object.
+    private static func isPlain(_ type: Any.Type) -> Bool {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Int64.self), ObjectIdentifier(String.self), ObjectIdentifier(Double.self), ObjectIdentifier(Date.self),
+             ObjectIdentifier(Int.self), ObjectIdentifier(Int16.self), ObjectIdentifier(Int32.self), ObjectIdentifier(Float.self),
+             ObjectIdentifier(Bool.self), ObjectIdentifier(Decimal.self), ObjectIdentifier(Data.self), ObjectIdentifier(UUID.self),
+             ObjectIdentifier(URL.self):
+            return true
+        default:
+            return false
+        }
+    }
 }
 
 protocol OptionalBox { var boxedValue: Any? { get } }

@@ -3,6 +3,15 @@
 /// dates, data, arrays and dictionaries element by element.
 enum ValueEquality {
     static func equal(_ lhs: Any?, _ rhs: Any?) -> Bool {
+        // Two values of one common attribute type, or one object twice,
+        // compare directly: the unwrapping and casts below are conformance
+        // lookups, and validation compares every property of every saved
+        // object. Unequal ones still go through the casts, which decide them as before.
+        if let l = lhs, let r = rhs, case let valueType = type(of: l), valueType == type(of: r) {
+            if sameTypeEqual(l, r, valueType) { return true }
+            // A class cast, where `as AnyObject` (below) goes through the bridging machinery.
+            if valueType is AnyClass, let l = l as? NSObject, l === r as? NSObject { return true }
+        }
         switch (ValueCoercion.unwrapped(lhs), ValueCoercion.unwrapped(rhs)) {
         case (nil, nil): return true
         case (nil, _), (_, nil): return false
@@ -20,6 +29,28 @@ enum ValueEquality {
             if let l = l as? NSObject, let r = r as? NSObject { return l.isEqual(r) }
             if let l = l as? NSNumber, let r = r as? NSNumber { return l == r }
             return false
+        }
+    }
+
+    /// Whether `l` and `r`, both of `type`, are equal by the type's own
+    /// `==`; false for unequal values and for types not listed.
+    private static func sameTypeEqual(_ l: Any, _ r: Any, _ type: Any.Type) -> Bool {
+        func same<T: Equatable>(_: T.Type) -> Bool { l as! T == r as! T }
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Int64.self): return same(Int64.self)
+        case ObjectIdentifier(Int32.self): return same(Int32.self)
+        case ObjectIdentifier(Int16.self): return same(Int16.self)
+        case ObjectIdentifier(Int.self): return same(Int.self)
+        case ObjectIdentifier(Double.self): return same(Double.self)
+        case ObjectIdentifier(Float.self): return same(Float.self)
+        case ObjectIdentifier(Bool.self): return same(Bool.self)
+        case ObjectIdentifier(String.self): return same(String.self)
+        case ObjectIdentifier(Date.self): return same(Date.self)
+        case ObjectIdentifier(Data.self): return same(Data.self)
+        case ObjectIdentifier(UUID.self): return same(UUID.self)
+        case ObjectIdentifier(Decimal.self): return same(Decimal.self)
+        case ObjectIdentifier(URL.self): return same(URL.self)
+        default: return false
         }
     }
 

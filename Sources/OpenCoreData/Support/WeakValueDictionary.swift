@@ -33,8 +33,24 @@ struct WeakValueDictionary<Key: Hashable, Value: AnyObject> {
     /// Every live value, in no particular order; O(entries).
     var values: [Value] { storage.values.compactMap(\.value) }
 
-    /// How many entries the storage holds, dead ones included (for tests of the bound).
+    /// How many entries the storage holds, dead ones included: an upper bound of the live count.
     var storageCount: Int { storage.count }
+
+    /// Removes the entry of `key` and returns its live value.
+    @discardableResult
+    mutating func removeValue(forKey key: Key) -> Value? {
+        storage.removeValue(forKey: key)?.value
+    }
+
+    /// Keeps the live entries `shouldBeRemoved` rejects, in a new table (dead
+    /// entries go too): cheaper than removing most entries one by one, since
+    /// each removal shifts the entries after it.
+    mutating func removeAll(where shouldBeRemoved: (Key, Value) -> Bool) {
+        storage = storage.filter { key, entry in entry.value.map { !shouldBeRemoved(key, $0) } ?? false }
+        sweepCount = Swift.max(Self.minimumSweepCount, storage.count * 2)
+    }
+
+    mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
 
     mutating func removeAll() {
         storage = [:]

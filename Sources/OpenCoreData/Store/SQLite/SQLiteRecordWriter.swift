@@ -11,10 +11,10 @@ import GRDB
 /// before the transaction commits, and the files of replaced or deleted
 /// values are noted for removal after it.
 ///
-/// Statements are cached per connection, so each record costs one or two
-/// prepared-statement executions plus one per to-many destination, and a
-/// deleted or updated record with such attributes one more to read the
-/// columns it replaces.
+/// Each entity's INSERT and UPDATE are prepared once per save and only
+/// rebound per record, so each record costs one or two statement executions
+/// plus one per to-many destination, and a deleted or updated record with
+/// externally stored attributes one more to read the columns it replaces.
 struct SQLiteRecordWriter {
     /// Core Data spaces order keys by 1024 so that inserting between two
     /// items can leave the others alone; only the relative order matters.
@@ -26,17 +26,24 @@ struct SQLiteRecordWriter {
 
     func apply(_ changes: StoreChangeSet) throws {
         for id in changes.deleted { try delete(id) }
-        for snapshot in changes.inserted { try write(snapshot, inserting: true) }
-        for snapshot in changes.updated { try write(snapshot, inserting: false) }
-        for snapshot in changes.inserted { try writeToMany(snapshot, inserted: true) }
-        for snapshot in changes.updated { try writeToMany(snapshot, inserted: false) }
+        var inserts: [ObjectIdentifier: RowStatement] = [:], updates: [ObjectIdentifier: RowStatement] = [:]
+        for snapshot in changes.inserted { try write(snapshot, with: rowStatement(for: snapshot, inserting: true, &inserts)) }
+        for snapshot in changes.updated { try write(snapshot, with: rowStatement(for: snapshot, inserting: false, &updates)) }
+        for snapshot in changes.inserted {
+            try writeToMany(snapshot, inserts[ObjectIdentifier(snapshot.objectID.entity)]!.entity.relationships, inserted: true)
+        }
+        for snapshot in changes.updated {
+            try writeToMany(snapshot, updates[ObjectIdentifier(snapshot.objectID.entity)]!.entity.relationships, inserted: false)
+        }
     }
 
     private func entity(of id: NSManagedObjectID) throws -> SQLiteMapping.Entity {
-        guard let entity = mapping.entity(id.entity), id.primaryKey != nil else {
-            throw NSError.coreData(NSPersistentStoreSaveError, "The SQLite store cannot save \(id): its entity has no table here.")
-        }
+        guard let entity = mapping.entity(id.entity), id.primaryKey != nil else { throw unsavable(id) }
         return entity
+    }
+
+    private func unsavable(_ id: NSManagedObjectID) -> NSError {
+        NSError.coreData(NSPersistentStoreSaveError, "The SQLite store cannot save \(id): its entity has no table here.")
     }
 
     private func delete(_ id: NSManagedObjectID) throws {
@@ -56,46 +63,6 @@ struct SQLiteRecordWriter {
         }
     }
 
-    /// Inserts or updates the row of `snapshot`: attributes and to-one keys.
-    private func write(_ snapshot: StoreSnapshot, inserting: Bool) throws {
-        let entity = try entity(of: snapshot.objectID)
-        let pk = snapshot.objectID.primaryKey!
-        let previous = inserting ? [:] : try externalColumns(of: entity, pk: pk)
-        var columns: [String] = [], values: [DatabaseValue] = []
-        for (attribute, column) in entity.attributes {
-            let old = previous[column] ?? .null
-            let value = try SQLiteValueCoding.databaseValue(snapshot.attributes[attribute.name], for: attribute) { data in
-                try files.columnValue(data, for: attribute, previous: old)
-            }
-            files.replaced(old, by: value)
-            columns.append(column)
-            values.append(value)
-        }
-        for (relationship, storage) in entity.relationships {
-            guard case .foreignKey(let key) = storage else { continue }
-            let (column, entityColumn) = (key.column, key.entityColumn)
-            let destination = snapshot.toOne[relationship.name]
-            columns.append(column)
-            values.append(destination?.primaryKey?.databaseValue ?? .null)
-            if let entityColumn {
-                columns.append(entityColumn)
-                values.append(destination.flatMap { mapping.entity($0.entity)?.number }?.databaseValue ?? .null)
-            }
-        }
-        if inserting {
-            let sql = "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, 1"
-                + String(repeating: ", ?", count: columns.count) + ")"
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments([pk.databaseValue, entity.number.databaseValue] + values))
-        } else {
-            let sql = "UPDATE \(entity.table) SET Z_OPT = Z_OPT + 1\(columns.map { ", \($0) = ?" }.joined()) WHERE Z_PK = ?"
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values + [pk.databaseValue]))
-            guard db.changesCount == 1 else {
-                throw NSError.coreData(NSManagedObjectReferentialIntegrityError,
-                                       "The record of \(snapshot.objectID) is no longer in the store.")
-            }
-        }
-    }
-
     /// The stored values of the row `pk`'s columns whose attributes allow
     /// external storage, by column; no query when the entity has none.
     private func externalColumns(of entity: SQLiteMapping.Entity, pk: Int64) throws -> [String: DatabaseValue] {
@@ -106,11 +73,106 @@ struct SQLiteRecordWriter {
         return Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, row[$0] as DatabaseValue) })
     }
 
-    /// Writes the to-many relationships of `snapshot` whose data lives outside its row.
-    private func writeToMany(_ snapshot: StoreSnapshot, inserted: Bool) throws {
+    /// The prepared statement that writes the row of one entity: an INSERT
+    /// binding `Z_PK`, `Z_ENT`, then the columns; an UPDATE binding the
+    /// columns, then `Z_PK`. The columns are the entity's attributes, then
+    /// each foreign key (followed by its destination's `Z_ENT` when it has one).
+    /// A class: handing a struct out of the cache per row copied (retained)
+    /// every table of the entity's mapping.
+    final class RowStatement {
+        let entity: SQLiteMapping.Entity
+        let inserting: Bool
+        let statement: Statement
+        /// The relationships kept as a foreign key in the row, in column order.
+        let foreignKeys: [(relationship: String, hasEntityColumn: Bool)]
+        /// Whether an attribute may keep its value in a file beside the store.
+        let hasExternalStorage: Bool
+
+        init(entity: SQLiteMapping.Entity, inserting: Bool, statement: Statement,
+             foreignKeys: [(relationship: String, hasEntityColumn: Bool)]) {
+            self.entity = entity
+            self.inserting = inserting
+            self.statement = statement
+            self.foreignKeys = foreignKeys
+            hasExternalStorage = entity.attributes.contains { $0.attribute.allowsExternalBinaryDataStorage }
+        }
+    }
+
+    /// The row statement of `snapshot`'s entity from `statements`, prepared
+    /// and added on the entity's first record.
+    private func rowStatement(for snapshot: StoreSnapshot, inserting: Bool,
+                              _ statements: inout [ObjectIdentifier: RowStatement]) throws -> RowStatement {
+        let key = ObjectIdentifier(snapshot.objectID.entity)
+        if let row = statements[key] { return row }
         let entity = try entity(of: snapshot.objectID)
-        let pk = snapshot.objectID.primaryKey!
+        var columns = entity.attributes.map(\.column)
+        var foreignKeys: [(relationship: String, hasEntityColumn: Bool)] = []
         for (relationship, storage) in entity.relationships {
+            guard case .foreignKey(let key) = storage else { continue }
+            columns.append(key.column)
+            if let entityColumn = key.entityColumn { columns.append(entityColumn) }
+            foreignKeys.append((relationship.name, key.entityColumn != nil))
+        }
+        let sql = inserting
+            ? "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, 1"
+                + String(repeating: ", ?", count: columns.count) + ")"
+            : "UPDATE \(entity.table) SET Z_OPT = Z_OPT + 1\(columns.map { ", \($0) = ?" }.joined()) WHERE Z_PK = ?"
+        let row = RowStatement(entity: entity, inserting: inserting, statement: try db.cachedStatement(sql: sql),
+                               foreignKeys: foreignKeys)
+        statements[key] = row
+        return row
+    }
+
+    /// Inserts or updates the row of `snapshot`: attributes and to-one keys.
+    private func write(_ snapshot: StoreSnapshot, with row: RowStatement) throws {
+        guard let pk = snapshot.objectID.primaryKey else { throw unsavable(snapshot.objectID) }
+        let statement = row.statement
+        // Empty arguments reset the statement and clear its bindings; each
+        // value is then bound as it is computed (the count matches the
+        // statement by construction). Building `StatementArguments` per row
+        // went through GRDB's generic initializer, unspecialized across
+        // modules: a third of this method's time.
+        statement.setUncheckedArguments(StatementArguments())
+        var index: CInt = 0
+        func bind(_ value: DatabaseValue) throws {
+            index += 1
+            let code = value.bind(to: statement.sqliteStatement, at: index)
+            guard code == ResultCode.SQLITE_OK.rawValue else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+            }
+        }
+        if row.inserting {
+            try bind(pk.databaseValue)
+            try bind(row.entity.number.databaseValue)
+        }
+        let previous = row.inserting || !row.hasExternalStorage ? [:] : try externalColumns(of: row.entity, pk: pk)
+        for (attribute, column) in row.entity.attributes {
+            let old = previous[column] ?? .null
+            let value = try SQLiteValueCoding.databaseValue(snapshot.attributes[attribute.name], for: attribute) { data in
+                try files.columnValue(data, for: attribute, previous: old)
+            }
+            if attribute.allowsExternalBinaryDataStorage { files.replaced(old, by: value) }
+            try bind(value)
+        }
+        for (relationship, hasEntityColumn) in row.foreignKeys {
+            let destination = snapshot.toOne[relationship]
+            try bind(destination?.primaryKey?.databaseValue ?? .null)
+            if hasEntityColumn { try bind(destination.flatMap { mapping.entity($0.entity)?.number }?.databaseValue ?? .null) }
+        }
+        if !row.inserting { try bind(pk.databaseValue) }
+        try statement.execute()
+        guard row.inserting || db.changesCount == 1 else {
+            throw NSError.coreData(NSManagedObjectReferentialIntegrityError,
+                                   "The record of \(snapshot.objectID) is no longer in the store.")
+        }
+    }
+
+    /// Writes the to-many relationships of `snapshot` (its entity's
+    /// `relationships`) whose data lives outside its row.
+    private func writeToMany(_ snapshot: StoreSnapshot, _ relationships: [(relationship: NSRelationshipDescription, storage: SQLiteMapping.Storage)],
+                             inserted: Bool) throws {
+        let pk = snapshot.objectID.primaryKey!
+        for (relationship, storage) in relationships {
             let destinations = (snapshot.toMany[relationship.name] ?? []).compactMap(\.primaryKey)
             switch storage {
             case .foreignKey:

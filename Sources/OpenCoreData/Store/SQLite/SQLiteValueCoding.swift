@@ -31,6 +31,14 @@ enum SQLiteValueCoding {
     /// The column value of `value` read as an attribute of `type`, or nil when
     /// it is not such a value. Also used for predicate constants.
     static func databaseValue(_ value: Any, type: NSAttributeType) -> DatabaseValue? {
+        // The common attribute types by type identity first: the casts below
+        // (`any BinaryInteger` above all) are conformance lookups, paid for
+        // every attribute of every saved row.
+        let valueType = Swift.type(of: value)
+        if valueType == Int64.self { return (value as! Int64).databaseValue }
+        if valueType == String.self { return (value as! String).databaseValue }
+        if valueType == Double.self { return (value as! Double).databaseValue }
+        if valueType == Date.self { return (value as! Date).timeIntervalSinceReferenceDate.databaseValue }
         switch value {
         case let bool as Bool: return (bool ? 1 : 0).databaseValue
         case let int as any BinaryInteger:
