@@ -43,6 +43,9 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Set when the object's record vanished and `shouldDeleteInaccessibleFaults` let it read as deleted.
     var isInaccessible = false
     var hasAwokenFromInsert = false
+    /// The numbers of the context events that recorded the object as
+    /// inserted and as changed (see `ContextEvent`); 0 for none.
+    var insertedInEvent = 0, changedInEvent = 0
 
     /// An object of `entity`, inserted into `context` when one is given.
     /// Attributes start at their default values.

@@ -91,17 +91,11 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
 /// followed by the number.
 enum TemporaryIDSource {
     private static let prefix = UUID().uuidString
-    private static let counter = Counter()
+    private static let numbers = SerialNumbers()
 
     /// A number no other temporary ID of the process has; costs one lock.
-    static func next() -> Int { counter.increment() }
+    static func next() -> Int { numbers.next() }
 
     /// The token of temporary ID `number`, as its URI shows it.
     static func token(_ number: Int) -> String { "\(prefix)\(number)" }
-
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func increment() -> Int { lock.withLock { value += 1; return value } }
-    }
 }
