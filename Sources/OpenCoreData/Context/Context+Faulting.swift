@@ -75,8 +75,13 @@ extension NSManagedObjectContext {
     func apply(_ row: StoreRowCache.Row, to object: NSManagedObject) {
         let snapshot = row.snapshot
         var values = snapshot.attributes
-        for (name, attribute) in object.entity.attributesByName where attribute.isTransient {
-            values[name] = attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil
+        let transients = object.entity.transientAttributes
+        let added = transients.count + snapshot.toOne.count + snapshot.toMany.count
+        // One copy of the shared attributes, at the final size, instead of a
+        // copy at the first addition and regrowth after; none without additions.
+        if added > 0 { values.reserveCapacity(values.count + added) }
+        for attribute in transients {
+            values[attribute.name] = attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil
         }
         for (name, id) in snapshot.toOne { values[name] = self.object(with: id) }
         for (name, ids) in snapshot.toMany { values[name] = ManagedObjectSet(ids.map { self.object(with: $0) }) }

@@ -37,7 +37,7 @@ extension NSManagedObjectContext {
         let deletedIDs = ids(NSDeletedObjectsKey) + ids(NSDeletedObjectIDsKey)
         let insertedIDs = ids(NSInsertedObjectsKey) + ids(NSInsertedObjectIDsKey)
         for id in insertedIDs where registered[id] == nil {
-            event.inserted.append(object(with: id))
+            event.noteInserted(object(with: id))
         }
         for id in updatedIDs {
             guard let object = registered[id] else { continue }

@@ -133,7 +133,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         register(object)
         object.isInsertedFlag = true
         inserted.append(object)
-        event.inserted.append(object)
+        event.noteInserted(object)
         if !object.hasAwokenFromInsert {
             object.hasAwokenFromInsert = true
             object.awakeFromInsert()
@@ -162,9 +162,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// event inserted it (ObjectsDidChange lists what changed in the event,
     /// also objects changed in earlier events and not saved since).
     func objectDidChange(_ object: NSManagedObject) {
-        event.changed.append(object)
+        event.noteChanged(object)
         guard !object.isDeletedFlag else { return }
-        if !event.inserted.contains(object) { event.updated.append(object) }
+        if !event.wasInserted(object) { event.updated.append(object) }
         guard !object.isInsertedFlag, !object.isUpdatedFlag else { return }
         object.isUpdatedFlag = true
         updated.append(object)
@@ -186,11 +186,39 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 }
 
 /// What changed in a context since its last `processPendingChanges()`.
+///
+/// Objects inserted or changed in the event carry the event's number, so
+/// that a change, recorded at every property set, tests and updates
+/// membership by comparing numbers instead of hashing into the sets.
 struct ContextEvent {
-    var inserted = ManagedObjectSet(), updated = ManagedObjectSet(), deleted = ManagedObjectSet()
+    private(set) var inserted = ManagedObjectSet()
+    var updated = ManagedObjectSet(), deleted = ManagedObjectSet()
     var refreshed = ManagedObjectSet(), invalidated = ManagedObjectSet()
     /// Every object whose values changed, for clearing their event baselines.
-    var changed = ManagedObjectSet()
+    private(set) var changed = ManagedObjectSet()
+    /// Unique among the events of every context, so that an object's marks
+    /// from an earlier event (or another context) never match; from 1, as
+    /// objects start unmarked at 0.
+    private let number = Self.numbers.next()
+
+    private static let numbers = SerialNumbers()
+
+    /// Adds `object` to the objects inserted in the event.
+    mutating func noteInserted(_ object: NSManagedObject) {
+        guard object.insertedInEvent != number else { return }
+        object.insertedInEvent = number
+        inserted.append(object)
+    }
+
+    /// Whether `object` was inserted in the event; O(1), no hashing.
+    func wasInserted(_ object: NSManagedObject) -> Bool { object.insertedInEvent == number }
+
+    /// Adds `object` to the objects whose values changed in the event.
+    mutating func noteChanged(_ object: NSManagedObject) {
+        guard object.changedInEvent != number else { return }
+        object.changedInEvent = number
+        changed.append(object)
+    }
 
     var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty

@@ -78,6 +78,19 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         frozen?.relationshipsByName ?? Self.byName(properties.compactMap { $0 as? NSRelationshipDescription })
     }
 
+    /// The attributes with a default value, which a new object starts with;
+    /// a stored list once the model is frozen, so creating an object does not
+    /// walk every attribute.
+    var defaultedAttributes: [NSAttributeDescription] {
+        frozen?.defaultedAttributes ?? attributesByName.values.filter { $0.defaultValue != nil }
+    }
+
+    /// The transient attributes, which a loaded object starts at their
+    /// defaults; a stored list once the model is frozen.
+    var transientAttributes: [NSAttributeDescription] {
+        frozen?.transientAttributes ?? attributesByName.values.filter(\.isTransient)
+    }
+
     /// The relationships whose destination is `entity`.
     public func relationships(forDestination entity: NSEntityDescription) -> [NSRelationshipDescription] {
         properties.compactMap { $0 as? NSRelationshipDescription }.filter { $0.destinationEntity === entity }
@@ -163,6 +176,8 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         let propertiesByName: [String: NSPropertyDescription]
         let attributesByName: [String: NSAttributeDescription]
         let relationshipsByName: [String: NSRelationshipDescription]
+        let defaultedAttributes: [NSAttributeDescription]
+        let transientAttributes: [NSAttributeDescription]
         let versionHash: Data
 
         init(properties: [NSPropertyDescription], propertiesByName: [String: NSPropertyDescription],
@@ -172,6 +187,8 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             self.propertiesByName = propertiesByName
             self.attributesByName = attributesByName
             self.relationshipsByName = relationshipsByName
+            defaultedAttributes = attributesByName.values.filter { $0.defaultValue != nil }
+            transientAttributes = attributesByName.values.filter(\.isTransient)
             self.versionHash = versionHash
         }
     }

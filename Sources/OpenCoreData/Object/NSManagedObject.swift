@@ -9,7 +9,18 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     public let entity: NSEntityDescription
 
     /// The object's ID: temporary until the object is saved, then permanent.
-    public internal(set) var objectID: NSManagedObjectID
+    /// The temporary ID is made at first use: an object made as a fault gets
+    /// its store's ID right after `init`, and so never pays for one.
+    public internal(set) var objectID: NSManagedObjectID {
+        get {
+            if let storedObjectID { return storedObjectID }
+            let temporary = NSManagedObjectID.temporary(for: entity)
+            storedObjectID = temporary
+            return temporary
+        }
+        set { storedObjectID = newValue }
+    }
+    private var storedObjectID: NSManagedObjectID?
 
     /// The context that tracks the object; nil once it was deleted and saved,
     /// or after the context was reset or released.
@@ -32,16 +43,18 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Set when the object's record vanished and `shouldDeleteInaccessibleFaults` let it read as deleted.
     var isInaccessible = false
     var hasAwokenFromInsert = false
+    /// The numbers of the context events that recorded the object as
+    /// inserted and as changed (see `ContextEvent`); 0 for none.
+    var insertedInEvent = 0, changedInEvent = 0
 
     /// An object of `entity`, inserted into `context` when one is given.
     /// Attributes start at their default values.
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         precondition(!entity.isAbstract, "Can't create an object of abstract entity \(entity.name ?? "")")
         self.entity = entity
-        self.objectID = .temporary(for: entity)
         super.init()
-        for (name, attribute) in entity.attributesByName {
-            if let value = attribute.defaultValue { values[name] = ValueCoercion.coerce(value, for: attribute) }
+        for attribute in entity.defaultedAttributes {
+            values[attribute.name] = ValueCoercion.coerce(attribute.defaultValue, for: attribute)
         }
         context?.insert(self)
     }

@@ -8,7 +8,9 @@
 /// a few field comparisons.
 public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     enum Key: Hashable {
-        case temporary(String)
+        /// A number unique in the process: hashing and comparing it is cheap,
+        /// and it needs no string per inserted object (the URI spells it out).
+        case temporary(Int)
         case permanent(Int64)
     }
 
@@ -57,7 +59,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// it back into an ID with `managedObjectID(forURIRepresentation:)`.
     public func uriRepresentation() -> URL {
         switch key {
-        case .temporary(let token): return URL(string: "x-coredata:///\(entityName)/t\(token)")!
+        case .temporary(let number): return URL(string: "x-coredata:///\(entityName)/t\(TemporaryIDSource.token(number))")!
         case .permanent(let pk): return URL(string: "x-coredata://\(storeIdentifier ?? "")/\(entityName)/p\(pk)")!
         }
     }
@@ -75,7 +77,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     public override var hash: Int {
         switch key {
         case .permanent(let pk): Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15) ^ entityNameHash
-        case .temporary(let token): token.hashValue
+        case .temporary(let number): number ^ entityNameHash
         }
     }
 
@@ -85,16 +87,15 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     public override var description: String { uriRepresentation().absoluteString }
 }
 
-/// Temporary ID tokens in Core Data's shape: a UUID followed by a counter.
+/// Temporary ID numbers, and their tokens in Core Data's shape: a UUID
+/// followed by the number.
 enum TemporaryIDSource {
     private static let prefix = UUID().uuidString
-    private static let counter = Counter()
+    private static let numbers = SerialNumbers()
 
-    static func next() -> String { "\(prefix)\(counter.increment())" }
+    /// A number no other temporary ID of the process has; costs one lock.
+    static func next() -> Int { numbers.next() }
 
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func increment() -> Int { lock.withLock { value += 1; return value } }
-    }
+    /// The token of temporary ID `number`, as its URI shows it.
+    static func token(_ number: Int) -> String { "\(prefix)\(number)" }
 }
