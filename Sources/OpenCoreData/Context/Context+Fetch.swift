@@ -134,11 +134,11 @@ extension NSManagedObjectContext {
     private func objects(for result: StoreFetchResult) -> [NSManagedObject] {
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(result.ids.count)
+        registered.reserveCapacity(registered.storageCount + result.ids.count)
+        let rows = rowCache?.remember(contentsOf: result.records) ?? []
         for (position, id) in result.ids.enumerated() {
             let object = object(with: id)
-            if !result.records.isEmpty, object.isFault, let rowCache {
-                object.committedRow = rowCache.remember(result.records[position])
-            }
+            if !rows.isEmpty, object.isFault { object.committedRow = rows[position] }
             objects.append(object)
         }
         return objects

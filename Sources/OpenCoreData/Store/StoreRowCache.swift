@@ -42,6 +42,18 @@ final class StoreRowCache: @unchecked Sendable {
         return row
     }
 
+    /// Caches every snapshot of a fetch result, as `remember(_:)` does one,
+    /// under one lock and with the table grown once.
+    func remember(contentsOf snapshots: [StoreSnapshot]) -> [Row] {
+        let now = ProcessInfo.processInfo.systemUptime
+        let made = snapshots.map { Row($0, time: now) }
+        lock.withLock {
+            rows.reserveCapacity(rows.storageCount + made.count)
+            for row in made { rows[row.snapshot.objectID] = row }
+        }
+        return made
+    }
+
     /// Drops the row of a deleted record, so no context reads it again.
     func forget(_ id: NSManagedObjectID) {
         lock.withLock { rows[id] = nil }
