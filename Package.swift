@@ -32,7 +32,7 @@ let package = Package(
         // A child process for the SQLite crash test: saves until it is killed.
         .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData"], path: "Tests/StoreCrashWriter"),
         // Depends on `ocd` and the crash writer so that `swift test` builds what its tests run as subprocesses.
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "StoreCrashWriter"]),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "ocd-demo", "StoreCrashWriter"]),
     ],
     swiftLanguageModes: [.v6]
 )

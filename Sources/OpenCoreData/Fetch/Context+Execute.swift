@@ -3,7 +3,7 @@
 
 extension NSManagedObjectContext {
     /// Runs a batch request against the stores (fetch requests go through
-    /// `fetch(_:)`; see docs/Differences.md). Throws NSPersistentStoreOperationError (134070) for a
+    /// `fetch(_:)`). Throws NSPersistentStoreOperationError (134070) for a
     /// request the stores can't run, NSManagedObjectValidationError (1550) for
     /// a value that does not fit its attribute, or a store error; a failed
     /// request changes no store it failed on.

@@ -3,7 +3,7 @@
 /// `ResultType` is what `fetch(_:)` returns: a managed object class,
 /// `NSManagedObjectID`, `NSDictionary`, `NSNumber`, or `NSFetchRequestResult`
 /// for any of them. Creating one is cheap; the work happens in `fetch(_:)`.
-open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable {
+open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, NSCopying, @unchecked Sendable {
     private var entityStorage: NSEntityDescription?
     private var entityNameStorage: String?
 
@@ -66,11 +66,8 @@ open class NSFetchRequest<ResultType>: NSObject, NSCopying, @unchecked Sendable 
 
     public override init() { super.init() }
 
-    /// `.fetchRequestType`. (Not an `NSPersistentStoreRequest` subclass as in
-    /// Core Data: see docs/Differences.md.)
-    open var requestType: NSPersistentStoreRequestType { .fetchRequestType }
-    /// The stores to search; nil means every store holding the entity.
-    open var affectedStores: [NSPersistentStore]?
+    /// `.fetchRequestType`.
+    open override var requestType: NSPersistentStoreRequestType { .fetchRequestType }
 
     /// A request for objects of the entity named `entityName`.
     public convenience init(entityName: String) {

@@ -133,6 +133,7 @@ import Testing
             #expect(code { $0.propertiesToUpdate = ["path": "x", "index": NSExpression(forKeyPath: "name")] } == NSManagedObjectValidationError)
             #expect(code({ $0.propertiesToUpdate = ["path": "x"] }, entity: "Nope") == NSPersistentStoreOperationError)
             #expect(code { $0.propertiesToUpdate = ["path": "x"]; $0.predicate = NSPredicate(format: "nope == 1") } != nil)
+            #expect(throws: NSError.self) { try context.execute(NSFetchRequest<NSManagedObject>(entityName: "Photo")) }
             #expect(try Self.values("path", in: context)["p0"] as? String == "/0")
         }
     }
