@@ -132,14 +132,14 @@ extension NSManagedObjectContext {
     /// loaded objects keep their values (`shouldRefreshRefetchedObjects`
     /// asks for new ones).
     private func objects(for result: StoreFetchResult) -> [NSManagedObject] {
-        var objects: [NSManagedObject] = []
-        objects.reserveCapacity(result.ids.count)
         registered.reserveCapacity(registered.storageCount + result.ids.count)
-        let rows = rowCache?.remember(contentsOf: result.records) ?? []
-        for (position, id) in result.ids.enumerated() {
-            let object = object(with: id)
-            if !rows.isEmpty, object.isFault { object.committedRow = rows[position] }
-            objects.append(object)
+        let objects = result.ids.map { object(with: $0) }
+        guard !result.records.isEmpty, let rowCache else { return objects }
+        // Only faults take their record: a row nobody holds would die at once
+        // and push a loaded object's row out of the cache.
+        let faults = objects.indices.filter { objects[$0].isFault }
+        for (position, row) in zip(faults, rowCache.remember(contentsOf: faults.map { result.records[$0] })) {
+            objects[position].committedRow = row
         }
         return objects
     }

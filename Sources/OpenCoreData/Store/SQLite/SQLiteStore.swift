@@ -154,6 +154,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             guard case .constant(let constant) = value,
                   let column = entity.attributes.first(where: { $0.attribute.name == attribute.name })?.column else { continue }
             assignments.append("\(column) = ?")
+            // No attribute here allows external storage (guarded above), so the closure is never called.
             values.append(try SQLiteValueCoding.databaseValue(constant, for: attribute) { _ in .null })
         }
         prefetched = [:]
