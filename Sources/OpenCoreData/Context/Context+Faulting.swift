@@ -8,8 +8,10 @@ extension NSManagedObjectContext {
     func loadRow(for objectID: NSManagedObjectID) throws -> StoreRowCache.Row? {
         guard let store = objectID.persistentStore, let coordinator = persistentStoreCoordinator else { return nil }
         if let row = coordinator.rowCache.row(for: objectID, maxAge: stalenessInterval) { return row }
-        return try coordinator.performStoreAccess { try store.snapshots(for: [objectID])[objectID] }
-            .map(coordinator.rowCache.remember)
+        // Cached inside the store access, so that no save can come between the read and its caching.
+        return try coordinator.performStoreAccess {
+            try store.snapshots(for: [objectID])[objectID].map(coordinator.rowCache.rememberRead)
+        }
     }
 
     /// Loads a fault's values from its record: the cached row, or one store read.
@@ -52,13 +54,15 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { return [:] }
         var rows: [NSManagedObjectID: StoreRowCache.Row] = [:]
         for batch in stride(from: 0, to: ids.count, by: 1000).map({ ids[$0..<min($0 + 1000, ids.count)] }) {
-            let snapshots = try? coordinator.performStoreAccess {
-                try Dictionary(grouping: batch.filter { $0.persistentStore != nil }, by: { ObjectIdentifier($0.persistentStore!) }).values
-                    .reduce(into: [NSManagedObjectID: StoreSnapshot]()) { all, ids in
-                        all.merge(try ids[0].persistentStore!.snapshots(for: ids)) { a, _ in a }
+            let read = try? coordinator.performStoreAccess {
+                let snapshots = try Dictionary(grouping: batch.filter { $0.persistentStore != nil },
+                                               by: { ObjectIdentifier($0.persistentStore!) }).values
+                    .reduce(into: [StoreSnapshot]()) { all, ids in
+                        all += try ids[0].persistentStore!.snapshots(for: ids).values
                     }
+                return coordinator.rowCache.rememberRead(contentsOf: snapshots)
             }
-            for (id, snapshot) in snapshots ?? [:] { rows[id] = coordinator.rowCache.remember(snapshot) }
+            for row in read ?? [] { rows[row.snapshot.objectID] = row }
         }
         return rows
     }
@@ -84,7 +88,7 @@ extension NSManagedObjectContext {
             values[attribute.name] = attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil
         }
         for (name, id) in snapshot.toOne { values[name] = self.object(with: id) }
-        for (name, ids) in snapshot.toMany { values[name] = ManagedObjectSet(ids.map { self.object(with: $0) }) }
+        for (name, ids) in snapshot.toMany { values[name] = ToManyFault(ids: ids) }
         object.values = values
         object.committedRow = row
     }

@@ -113,34 +113,40 @@ extension NSManagedObjectContext {
         return StoreObjectIDs(try fetchObjects(request).map(\.objectID))
     }
 
-    /// What `stores` select for `request`, in each store's order, the
-    /// stores one after the other; each store applies the window only when
-    /// `appliesWindow`. The records come along when every store read them.
-    private func select(_ request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription,
-                        from stores: [NSPersistentStore], appliesWindow: Bool) throws -> StoreFetchResult {
-        guard let coordinator = persistentStoreCoordinator else { return StoreFetchResult(ids: StoreObjectIDs([])) }
-        let results = try coordinator.performStoreAccess {
-            try stores.map { try $0.execute(StoreFetch(entity: entity, request: request, appliesWindow: appliesWindow)) }
-        }
-        guard results.count != 1 else { return results[0] }
-        let records = results.allSatisfy { !$0.records.isEmpty || $0.ids.isEmpty } ? results.flatMap(\.records) : []
-        return StoreFetchResult(ids: StoreObjectIDs(results.flatMap(\.ids)), records: records)
+    /// What a fetch selected: the IDs in order and, when every store read
+    /// them in the same pass, their rows in the row cache, paired by position.
+    private struct Selection {
+        var ids: StoreObjectIDs
+        var rows: [StoreRowCache.Row] = []
     }
 
-    /// The objects of a store result. A fault gets the record the fetch read
-    /// (kept in the row cache), so firing it reads nothing from the store;
-    /// loaded objects keep their values (`shouldRefreshRefetchedObjects`
-    /// asks for new ones).
-    private func objects(for result: StoreFetchResult) -> [NSManagedObject] {
-        registered.reserveCapacity(registered.storageCount + result.ids.count)
-        let objects = result.ids.map { object(with: $0) }
-        guard !result.records.isEmpty, let rowCache else { return objects }
-        // Only faults take their record: a row nobody holds would die at once
-        // and push a loaded object's row out of the cache.
-        let faults = objects.indices.filter { objects[$0].isFault }
-        for (position, row) in zip(faults, rowCache.remember(contentsOf: faults.map { result.records[$0] })) {
-            objects[position].committedRow = row
+    /// What `stores` select for `request`, in each store's order, the
+    /// stores one after the other; each store applies the window only when
+    /// `appliesWindow`. The records come along when every store read them,
+    /// cached inside the store access so that no save comes between a read
+    /// and its caching.
+    private func select(_ request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription,
+                        from stores: [NSPersistentStore], appliesWindow: Bool) throws -> Selection {
+        guard let coordinator = persistentStoreCoordinator else { return Selection(ids: StoreObjectIDs([])) }
+        return try coordinator.performStoreAccess {
+            let results = try stores.map {
+                try $0.execute(StoreFetch(entity: entity, request: request, appliesWindow: appliesWindow))
+            }
+            let ids = results.count == 1 ? results[0].ids : StoreObjectIDs(results.flatMap(\.ids))
+            guard results.allSatisfy({ !$0.records.isEmpty || $0.ids.isEmpty }) else { return Selection(ids: ids) }
+            let records = results.count == 1 ? results[0].records : results.flatMap(\.records)
+            return Selection(ids: ids, rows: coordinator.rowCache.rememberRead(contentsOf: records))
         }
+    }
+
+    /// The objects of a selection. A fault gets the row the fetch read, so
+    /// firing it reads nothing from the store; loaded objects keep their
+    /// values (`shouldRefreshRefetchedObjects` asks for new ones).
+    private func objects(for selection: Selection) -> [NSManagedObject] {
+        registered.reserveCapacity(registered.storageCount + selection.ids.count)
+        let objects = selection.ids.map { object(with: $0) }
+        guard !selection.rows.isEmpty else { return objects }
+        for (object, row) in zip(objects, selection.rows) where object.isFault { object.committedRow = row }
         return objects
     }
 
@@ -179,9 +185,9 @@ extension NSManagedObjectContext {
                 var seen = Set<ObjectIdentifier>(), next: [NSManagedObject] = []
                 for object in current where !object.isFault && !object.isInaccessible {
                     let destinations: [NSManagedObject]
-                    switch object.values[name] {
-                    case let destination as NSManagedObject: destinations = [destination]
-                    case let set as ManagedObjectSet: destinations = set.objects
+                    switch (object.entity.relationshipsByName[name]?.isToMany, object.values[name]) {
+                    case (true, _): destinations = object.related(name).objects
+                    case (_, let destination as NSManagedObject): destinations = [destination]
                     default: destinations = []
                     }
                     for destination in destinations where seen.insert(ObjectIdentifier(destination)).inserted {

@@ -18,13 +18,17 @@ extension NSManagedObjectContext {
         try prepareObjectsForSave()
         try validateChanges()
         let plan = try SavePlan(context: self, coordinator: coordinator)
-        try coordinator.performStoreAccess {
+        // The row cache learns the save inside the store access, so that no
+        // reader can cache what it read before the save after the save did.
+        let rows = try coordinator.performStoreAccess {
             for (store, changes) in plan.changesByStore {
                 try store.save(changes)
                 store.generation += 1
             }
+            coordinator.rowCache.forget(deleted.objects.lazy.map(\.objectID))
+            return coordinator.rowCache.rememberSaved(plan.snapshots.map(\.1))
         }
-        commit(plan)
+        commit(plan, rows: rows)
     }
 
     /// Calls `willSave()` on every changed object, processing whatever those
@@ -60,10 +64,12 @@ extension NSManagedObjectContext {
         if let error = NSError.validation(combining: errors) { throw error }
     }
 
-    private func commit(_ plan: SavePlan) {
+    /// Makes the saved state the context's: `rows` are the cached rows of
+    /// `plan.snapshots`, by position.
+    private func commit(_ plan: SavePlan, rows: [StoreRowCache.Row]) {
         let savedInserted = inserted.objects, savedUpdated = updated.objects, savedDeleted = deleted.objects
         registerPermanentIDs(of: savedInserted, plan.permanentIDs)
-        for (object, snapshot) in plan.snapshots { object.committedRow = rowCache?.remember(snapshot) ?? StoreRowCache.Row(snapshot) }
+        for ((object, _), row) in zip(plan.snapshots, rows) { object.committedRow = row }
         for object in savedInserted + savedUpdated {
             object.isInsertedFlag = false
             object.isUpdatedFlag = false
@@ -74,11 +80,8 @@ extension NSManagedObjectContext {
         updated = ManagedObjectSet()
         deleted = ManagedObjectSet()
         for object in savedDeleted {
-            rowCache?.forget(object.objectID)
             forget(object)
-            object.values = [:]
-            object.committedRow = nil
-            object.isFaultStorage = true
+            object.invalidate()
         }
         (savedInserted + savedUpdated + savedDeleted).forEach { $0.didSave() }
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: [
@@ -157,9 +160,7 @@ extension NSManagedObjectContext {
         let all = Array(registered.values)
         for object in all {
             forget(object)
-            object.isFaultStorage = true
-            object.values = [:]
-            object.committedRow = nil
+            object.invalidate()
         }
         registered.removeAll()
         retained = [:]

@@ -103,6 +103,7 @@ extension NSManagedObject {
     /// one object at a time quadratic.
     @discardableResult
     private func changeRelated(_ key: String, _ change: (inout ManagedObjectSet) -> Bool) -> Bool {
+        _ = resolvedToMany(key)
         if eventBaseline != nil, var related = values.removeValue(forKey: key) as? ManagedObjectSet {
             let changed = change(&related)
             if changed { storeChange(related, forKey: key) } else { values[key] = related }

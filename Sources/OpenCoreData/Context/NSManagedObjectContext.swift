@@ -70,6 +70,14 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Turns the objects still alive into faults without a context, as
+    /// Core Data does when a context goes away: their values (and with them
+    /// any reference cycle among objects) are let go, and reading a property
+    /// of such an object gives nil.
+    deinit {
+        for object in registered.values { object.invalidate() }
+    }
+
     // MARK: Object sets
 
     /// Whether any object was inserted, updated or deleted since the last save.
@@ -139,9 +147,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             object.awakeFromInsert()
         }
     }
-
-    /// The coordinator's row cache.
-    var rowCache: StoreRowCache? { persistentStoreCoordinator?.rowCache }
 
     /// Registers `object` under its current ID.
     func register(_ object: NSManagedObject) {

@@ -110,7 +110,8 @@ struct SavePlan {
         for name in layout.notAttributes { attributes.removeValue(forKey: name) }
         var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID, attributes: attributes)
         for name in layout.toMany {
-            let ids = object.related(name).objects.compactMap(id)
+            // Destinations never made are stored IDs already.
+            let ids = (object.values[name] as? ToManyFault)?.ids ?? object.related(name).objects.compactMap(id)
             if !ids.isEmpty { snapshot.toMany[name] = ids }
         }
         for name in layout.toOne {

@@ -33,9 +33,9 @@ extension NSManagedObjectContext {
                 ids += try store.executeBatchUpdate(update)
                 store.generation += 1
             }
+            // Objects keep their values, but no fault may fire from a record the update replaced.
+            coordinator.rowCache.forget(ids)
         }
-        // Objects keep their values, but no fault may fire from a record the update replaced.
-        for id in ids { coordinator.rowCache.forget(id) }
         switch request.resultType {
         case .statusOnlyResultType: return NSBatchUpdateResult(result: true, resultType: .statusOnlyResultType)
         case .updatedObjectIDsResultType: return NSBatchUpdateResult(result: ids, resultType: .updatedObjectIDsResultType)
@@ -89,7 +89,7 @@ extension NSManagedObjectContext {
                     return found
                 }
                 let updated = ids(NSUpdatedObjectsKey, NSUpdatedObjectIDsKey)
-                for id in updated { coordinator.rowCache.forget(id) }
+                coordinator.performStoreAccess { coordinator.rowCache.forget(updated) }
                 context.mergeChanges(fromContextDidSave: Notification(name: NSManagedObjectContext.didSaveObjectIDsNotification, userInfo: [
                     NSInsertedObjectIDsKey: ids(NSInsertedObjectsKey, NSInsertedObjectIDsKey),
                     NSUpdatedObjectIDsKey: updated,

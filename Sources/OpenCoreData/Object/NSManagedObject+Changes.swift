@@ -60,7 +60,7 @@ extension NSManagedObject {
 
     private func isEmpty(_ value: Any?) -> Bool {
         guard let value else { return true }
-        return (value as? ManagedObjectSet)?.isEmpty ?? false
+        return (value as? ManagedObjectSet)?.isEmpty ?? (value as? ToManyFault)?.ids.isEmpty ?? false
     }
 
     /// Destination IDs of a stored value (objects) or a snapshot value (IDs).
@@ -68,6 +68,7 @@ extension NSManagedObject {
         switch value {
         case let object as NSManagedObject: return [object.objectID]
         case let set as ManagedObjectSet: return set.objects.map(\.objectID)
+        case let fault as ToManyFault: return fault.ids
         case let id as NSManagedObjectID: return [id]
         case let ids as [NSManagedObjectID]: return ids
         default: return []

@@ -119,7 +119,7 @@ extension NSManagedObject {
     }
 
     /// The destinations of the to-many relationship `key` (loaded values only).
-    func related(_ key: String) -> ManagedObjectSet { values[key] as? ManagedObjectSet ?? ManagedObjectSet() }
+    func related(_ key: String) -> ManagedObjectSet { resolvedToMany(key) }
 
     /// The destination of the to-one relationship `key` (loaded values only).
     func destination(_ key: String) -> NSManagedObject? { values[key] as? NSManagedObject }

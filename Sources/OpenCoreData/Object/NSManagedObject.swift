@@ -106,13 +106,22 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// 0 when the object is fully loaded; 1 while it is a fault.
     public var faultingState: Int { isFaultStorage ? 1 : 0 }
 
-    /// Loads the object's values if it is a fault; costs one store read.
+    /// Loads the object's values if it is a fault; costs one store read. A
+    /// fault without a context (its context was reset or released, or it was
+    /// deleted and saved) stays a fault whose properties read as nil and
+    /// empty sets, as in Core Data.
     func fireFaultIfNeeded() {
-        guard isFaultStorage else { return }
-        guard let context = managedObjectContext else {
-            preconditionFailure("A fault of \(objectID) can't be fulfilled: the object has no context")
-        }
+        guard isFaultStorage, let context = managedObjectContext else { return }
         context.fulfillFault(self)
+    }
+
+    /// Makes the object a fault without values or record; its context
+    /// already forgot it or is going away.
+    func invalidate() {
+        isFaultStorage = true
+        values = [:]
+        eventBaseline = nil
+        committedRow = nil
     }
 
     // MARK: Life-cycle hooks; subclasses override them and call super

@@ -5,14 +5,21 @@
 /// Managed objects hold their committed record as a ``Row``; the cache holds
 /// rows weakly, so a record stays cached exactly as long as some object (in
 /// any context) uses it, as Core Data's snapshots live while referenced. A
-/// context's `stalenessInterval` bounds the age of rows it accepts. Safe to
-/// use from any thread; each call takes a lock for a dictionary operation.
+/// context's `stalenessInterval` bounds the age of rows it accepts.
+///
+/// Ordering: every call that records what a store read, saved or deleted is
+/// made inside the coordinator's store access (`performStoreAccess`), right
+/// after the store work it records, so the cache changes in the order the
+/// store did. Within that order a read never replaces a newer row (compared
+/// by `Z_OPT` version): a record read before a save can't come back after it.
+/// Safe to use from any thread; each call takes the cache's own lock once.
 final class StoreRowCache: @unchecked Sendable {
     /// One record as read from or written to a store.
     final class Row: @unchecked Sendable {
         let snapshot: StoreSnapshot
-        /// When the record was read or written, in seconds of system uptime.
-        let time: TimeInterval
+        /// When the record was last read or written, in seconds of system
+        /// uptime; changed only under the cache's lock.
+        fileprivate(set) var time: TimeInterval
 
         init(_ snapshot: StoreSnapshot, time: TimeInterval = ProcessInfo.processInfo.systemUptime) {
             self.snapshot = snapshot
@@ -34,17 +41,27 @@ final class StoreRowCache: @unchecked Sendable {
         }
     }
 
-    /// Caches `snapshot` as its record's current row, replacing an older one,
-    /// and returns the row for the object that holds it.
-    func remember(_ snapshot: StoreSnapshot) -> Row {
-        let row = Row(snapshot)
-        lock.withLock { rows[snapshot.objectID] = row }
-        return row
+    /// Caches a record just read from its store and returns the row the
+    /// reader should use: a cached row of the same version is kept (and
+    /// counts as read now), one of a newer version wins over the read.
+    func rememberRead(_ snapshot: StoreSnapshot) -> Row {
+        let now = ProcessInfo.processInfo.systemUptime
+        return lock.withLock { read(snapshot, at: now) }
     }
 
-    /// Caches every snapshot of a fetch result, as `remember(_:)` does one,
-    /// under one lock and with the table grown once.
-    func remember(contentsOf snapshots: [StoreSnapshot]) -> [Row] {
+    /// `rememberRead(_:)` for every record of a fetch, under one lock and
+    /// with the table grown once; the rows pair with `snapshots` by position.
+    func rememberRead(contentsOf snapshots: [StoreSnapshot]) -> [Row] {
+        let now = ProcessInfo.processInfo.systemUptime
+        return lock.withLock {
+            rows.reserveCapacity(rows.storageCount + snapshots.count)
+            return snapshots.map { read($0, at: now) }
+        }
+    }
+
+    /// Caches the records a save just wrote: each is the newest state of its
+    /// record, so it replaces whatever row was cached.
+    func rememberSaved(_ snapshots: [StoreSnapshot]) -> [Row] {
         let now = ProcessInfo.processInfo.systemUptime
         let made = snapshots.map { Row($0, time: now) }
         lock.withLock {
@@ -54,8 +71,19 @@ final class StoreRowCache: @unchecked Sendable {
         return made
     }
 
-    /// Drops the row of a deleted record, so no context reads it again.
-    func forget(_ id: NSManagedObjectID) {
-        lock.withLock { rows[id] = nil }
+    /// Drops the rows of records that were deleted or changed behind the
+    /// cache's back (batch updates), so no context reads them again.
+    func forget<IDs: Sequence>(_ ids: IDs) where IDs.Element == NSManagedObjectID {
+        lock.withLock { for id in ids { rows[id] = nil } }
+    }
+
+    private func read(_ snapshot: StoreSnapshot, at now: TimeInterval) -> Row {
+        if let cached = rows[snapshot.objectID], cached.snapshot.version >= snapshot.version {
+            if cached.snapshot.version == snapshot.version { cached.time = now }
+            return cached
+        }
+        let row = Row(snapshot, time: now)
+        rows[snapshot.objectID] = row
+        return row
     }
 }

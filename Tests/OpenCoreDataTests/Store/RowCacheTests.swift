@@ -22,7 +22,10 @@ import Testing
     }
 
     @Test func anotherContextFiresFaultsFromTheCache() throws {
-        let (_, other, store, photos) = try Self.setUp()
+        // The writer stays alive: its objects hold the rows (a released
+        // context turns its objects into faults, which lets their rows go).
+        let (writer, other, store, photos) = try Self.setUp()
+        defer { withExtendedLifetime(writer) {} }
         try other.performAndWait { () throws in
             let before = store.recordQueryCount
             #expect(try photos.map { other.object(with: $0.objectID).value(forKey: "name") as? String } == ["p0", "p1", "p2", "p3", "p4"])
@@ -38,7 +41,8 @@ import Testing
     }
 
     @Test func rowsOlderThanTheStalenessIntervalAreReadAgain() throws {
-        let (_, other, store, photos) = try Self.setUp()
+        let (writer, other, store, photos) = try Self.setUp()
+        defer { withExtendedLifetime(writer) {} }
         try other.performAndWait { () throws in
             other.stalenessInterval = 0.05
             let before = store.recordQueryCount
