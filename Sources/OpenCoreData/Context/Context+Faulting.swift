@@ -50,9 +50,9 @@ extension NSManagedObjectContext {
     /// The current records of `ids` read from their stores (one read per
     /// store and batch of 1000), now the cached rows; a failed read leaves
     /// its IDs out.
-    func readRows(_ ids: [NSManagedObjectID]) -> [NSManagedObjectID: StoreRowCache.Row] {
+    func readRows(_ ids: [NSManagedObjectID]) -> [ObjectKey: StoreRowCache.Row] {
         guard let coordinator = persistentStoreCoordinator else { return [:] }
-        var rows: [NSManagedObjectID: StoreRowCache.Row] = [:]
+        var rows: [ObjectKey: StoreRowCache.Row] = [:]
         for batch in stride(from: 0, to: ids.count, by: 1000).map({ ids[$0..<min($0 + 1000, ids.count)] }) {
             let read = try? coordinator.performStoreAccess {
                 let snapshots = try Dictionary(grouping: batch.filter { $0.persistentStore != nil },

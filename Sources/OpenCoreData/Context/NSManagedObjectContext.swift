@@ -53,7 +53,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Registered objects by ID, held weakly: a released unchanged object
     /// leaves the context, and its memory with it.
-    var registered = WeakValueDictionary<NSManagedObjectID, NSManagedObject>()
+    var registered = WeakValueDictionary<ObjectKey, NSManagedObject>()
     /// The strong references `retainsRegisteredObjects` asks for.
     var retained: [ObjectIdentifier: NSManagedObject] = [:]
     var inserted = ManagedObjectSet(), updated = ManagedObjectSet(), deleted = ManagedObjectSet()

@@ -25,13 +25,19 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// ID still names its record after the store is removed.
     let storeIdentifier: String?
     private let entityName: String
-    /// The entity name's hash, computed once, so that hashing an ID costs no string hashing.
-    private let entityNameHash: Int
+    /// The hash of the key and entity name, computed once, so that hashing an
+    /// ID costs no string hashing (the store identifier is left out: IDs of
+    /// two stores rarely meet in one dictionary, and equality tells them apart).
+    let recordHash: Int
 
     init(entity: NSEntityDescription, key: Key, store: NSPersistentStore?) {
         self.entity = entity
         self.entityName = entity.name ?? ""
-        self.entityNameHash = entityName.hashValue
+        let entityNameHash = entityName.hashValue
+        switch key {
+        case .permanent(let pk): recordHash = Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15) ^ entityNameHash
+        case .temporary(let number): recordHash = number ^ entityNameHash
+        }
         self.key = key
         self.persistentStore = store
         self.storeIdentifier = store?.identifier
@@ -66,20 +72,16 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
 
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSManagedObjectID else { return false }
-        if other === self { return true }
-        return key == other.key && entityName == other.entityName && storeIdentifier == other.storeIdentifier
+        return other === self || namesSameRecord(as: other)
     }
 
-    /// The key mixed with the entity name's stored hash: IDs are dictionary
-    /// keys on every fetch and fault, so hashing one must not hash strings
-    /// (the store identifier is left out: IDs of two stores rarely meet in
-    /// one dictionary, and `isEqual` tells them apart).
-    public override var hash: Int {
-        switch key {
-        case .permanent(let pk): Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15) ^ entityNameHash
-        case .temporary(let number): number ^ entityNameHash
-        }
+    /// Whether `other` names the same record: same key, entity name and store.
+    func namesSameRecord(as other: NSManagedObjectID) -> Bool {
+        key == other.key && entityName == other.entityName && storeIdentifier == other.storeIdentifier
     }
+
+    /// The key mixed with the entity name's hash, computed once.
+    public override var hash: Int { recordHash }
 
     /// IDs are immutable, so a copy is the ID itself.
     public func copy(with zone: NSZone? = nil) -> Any { self }

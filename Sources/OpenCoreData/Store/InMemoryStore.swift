@@ -19,8 +19,8 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
         return (0..<Int64(count)).map { last + 1 + $0 }
     }
 
-    override func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: StoreSnapshot] {
-        var found: [NSManagedObjectID: StoreSnapshot] = [:]
+    override func snapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {
+        var found: [ObjectKey: StoreSnapshot] = [:]
         for id in ids {
             if let snapshot = record(for: id) { found[id] = snapshot }
         }

@@ -62,7 +62,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     }
 
     /// The records of `ids` that exist, by ID.
-    func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: StoreSnapshot] {
+    func snapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {
         preconditionFailure("\(Swift.type(of: self)) does not implement snapshots(for:)")
     }
 

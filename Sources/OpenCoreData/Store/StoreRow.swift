@@ -7,22 +7,22 @@
 /// reached through relationships are loaded on first use, one read each, and
 /// kept for the loader's lifetime. Use it under the coordinator's store lock.
 final class StoreRowLoader {
-    private var snapshots: [NSManagedObjectID: StoreSnapshot] = [:]
-    private var loaded: Set<NSManagedObjectID> = []
+    private var snapshots: [ObjectKey: StoreSnapshot] = [:]
+    private var loaded: Set<ObjectKey> = []
 
     /// Rows for `ids`, with their snapshots loaded in one batch per store.
     func rows(_ ids: [NSManagedObjectID]) throws -> [StoreRow] {
         for group in Dictionary(grouping: ids, by: { $0.persistentStore.map(ObjectIdentifier.init) }).values {
             guard let store = group[0].persistentStore else { continue }
             snapshots.merge(try store.snapshots(for: group)) { a, _ in a }
-            loaded.formUnion(group)
+            loaded.formUnion(group.lazy.map(ObjectKey.init))
         }
         return ids.map { StoreRow(loader: self, id: $0) }
     }
 
     func snapshot(_ id: NSManagedObjectID) -> StoreSnapshot? {
         if let known = snapshots[id] { return known }
-        guard loaded.insert(id).inserted else { return nil }
+        guard loaded.insert(ObjectKey(id)).inserted else { return nil }
         // A read failing mid-evaluation reads as a missing record, as a dangling reference does.
         let found = (try? id.persistentStore?.snapshots(for: [id]))?[id]
         snapshots[id] = found

@@ -28,7 +28,7 @@ final class StoreRowCache: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var rows = WeakValueDictionary<NSManagedObjectID, Row>()
+    private var rows = WeakValueDictionary<ObjectKey, Row>()
 
     /// The cached row of `id` if it is at most `maxAge` seconds old (any age
     /// when `maxAge` is negative, none when it is 0).

@@ -11,7 +11,7 @@ struct SQLiteRecordReader {
     let store: SQLiteStore
     let db: Database
 
-    func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: StoreSnapshot] {
+    func snapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {
         var found: [StoreSnapshot] = []
         let byTable = Dictionary(grouping: ids) { store.mapping.entity($0.entity)?.table ?? "" }
         for (table, group) in byTable where !table.isEmpty {
@@ -21,7 +21,7 @@ struct SQLiteRecordReader {
             }
         }
         try readToMany(into: &found)
-        return Dictionary(found.map { ($0.objectID, $0) }, uniquingKeysWith: { a, _ in a })
+        return Dictionary(found.map { (ObjectKey($0.objectID), $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Reads the rows `keys` of `table`, keeping those whose Z_ENT is the entity the ID names.

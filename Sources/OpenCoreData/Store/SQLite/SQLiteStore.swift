@@ -23,7 +23,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// waiting for their own faults to fire: each is handed out once, and a
     /// save or the next fetch drops them, so they are never older than the
     /// read.
-    private var prefetched: [NSManagedObjectID: StoreSnapshot] = [:]
+    private var prefetched: [ObjectKey: StoreSnapshot] = [:]
     private var batches = SQLiteFaultBatches()
 
     /// How many `SELECT … WHERE Z_PK IN (…)` record reads the store has run
@@ -84,18 +84,18 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    override func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: StoreSnapshot] {
-        var found: [NSManagedObjectID: StoreSnapshot] = [:]
+    override func snapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {
+        var found: [ObjectKey: StoreSnapshot] = [:]
         var missing: [NSManagedObjectID] = []
         for id in ids where id.storeIdentifier == identifier && id.primaryKey != nil {
-            if let snapshot = prefetched.removeValue(forKey: id) { found[id] = snapshot } else { missing.append(id) }
+            if let snapshot = prefetched.removeValue(forKey: ObjectKey(id)) { found[id] = snapshot } else { missing.append(id) }
         }
         guard !missing.isEmpty else { return found }
         let wanted = batches.widened(missing)
         var loaded = try translatingErrors {
             try database.read { db in try SQLiteRecordReader(store: self, db: db).snapshots(for: wanted) }
         }
-        for id in missing { found[id] = loaded.removeValue(forKey: id) }
+        for id in missing { found[id] = loaded.removeValue(forKey: ObjectKey(id)) }
         // The rest of the batch waits for its own faults; it replaces the previous batch.
         if wanted.count > missing.count { prefetched = loaded }
         return found

@@ -1,0 +1,34 @@
+/// An object ID as a key of the library's own dictionaries: hashing uses the
+/// hash the ID computed once, and equality compares the fields directly.
+///
+/// `NSManagedObjectID` is an `NSObject`, so as a dictionary key it compares
+/// through `isEqual(_:)`, which must cast its `Any?` argument first; that
+/// cast dominated registry and row-cache lookups. Two keys are equal exactly
+/// when their IDs are (`isEqual(_:)`): same record key, entity name and store.
+struct ObjectKey: Hashable {
+    let id: NSManagedObjectID
+
+    init(_ id: NSManagedObjectID) { self.id = id }
+
+    static func == (lhs: ObjectKey, rhs: ObjectKey) -> Bool {
+        lhs.id === rhs.id || lhs.id.namesSameRecord(as: rhs.id)
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(id.recordHash) }
+}
+
+extension Dictionary where Key == ObjectKey {
+    /// The value for the ID `id`.
+    subscript(_ id: NSManagedObjectID) -> Value? {
+        get { self[ObjectKey(id)] }
+        set { self[ObjectKey(id)] = newValue }
+    }
+}
+
+extension WeakValueDictionary where Key == ObjectKey {
+    /// The live value for the ID `id`; assigning nil removes the entry.
+    subscript(_ id: NSManagedObjectID) -> Value? {
+        get { self[ObjectKey(id)] }
+        set { self[ObjectKey(id)] = newValue }
+    }
+}
