@@ -25,7 +25,7 @@ extension NSManagedObjectContext {
         }
         object.isFaultStorage = false
         object.isInaccessible = true
-        object.values = [:]
+        object.values.removeAll()
     }
 
     /// Loads the values of every fault among `objects`: cached rows first, the
@@ -74,21 +74,15 @@ extension NSManagedObjectContext {
         object.awakeFromFetch()
     }
 
-    /// Makes `row` the object's values and its committed state. Transient
-    /// attributes start at their defaults.
+    /// Makes `row` the object's values and its committed state: the object
+    /// shares the record's slots (relationships stay IDs until used) and
+    /// copies them only when it has transient attributes, which start at
+    /// their defaults.
     func apply(_ row: StoreRowCache.Row, to object: NSManagedObject) {
-        let snapshot = row.snapshot
-        var values = snapshot.attributes
-        let transients = object.entity.transientAttributes
-        let added = transients.count + snapshot.toOne.count + snapshot.toMany.count
-        // One copy of the shared attributes, at the final size, instead of a
-        // copy at the first addition and regrowth after; none without additions.
-        if added > 0 { values.reserveCapacity(values.count + added) }
-        for attribute in transients {
-            values[attribute.name] = attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil
+        var values = PropertyValues(layout: object.values.layout, slots: row.snapshot.values)
+        for attribute in object.entity.transientAttributes {
+            values[values.layout.slot(of: attribute)] = attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil
         }
-        for (name, id) in snapshot.toOne { values[name] = self.object(with: id) }
-        for (name, ids) in snapshot.toMany { values[name] = ToManyFault(ids: ids) }
         object.values = values
         object.committedRow = row
     }
@@ -108,7 +102,7 @@ extension NSManagedObjectContext {
                 object.isUpdatedFlag = false
                 updated.remove(object)
             }
-            object.values = [:]
+            object.values.removeAll()
             // The record is let go too: the fault reads the row cache or the store when it fires.
             object.committedRow = nil
             object.isFaultStorage = true

@@ -184,12 +184,9 @@ extension NSManagedObjectContext {
                 fulfillFaults(current)
                 var seen = Set<ObjectIdentifier>(), next: [NSManagedObject] = []
                 for object in current where !object.isFault && !object.isInaccessible {
-                    let destinations: [NSManagedObject]
-                    switch (object.entity.relationshipsByName[name]?.isToMany, object.values[name]) {
-                    case (true, _): destinations = object.related(name).objects
-                    case (_, let destination as NSManagedObject): destinations = [destination]
-                    default: destinations = []
-                    }
+                    guard let relationship = object.entity.relationshipsByName[name] else { continue }
+                    let destinations = relationship.isToMany
+                        ? object.related(name).objects : object.destination(name).map { [$0] } ?? []
                     for destination in destinations where seen.insert(ObjectIdentifier(destination)).inserted {
                         next.append(destination)
                     }

@@ -103,15 +103,16 @@ extension NSManagedObject {
     /// one object at a time quadratic.
     @discardableResult
     private func changeRelated(_ key: String, _ change: (inout ManagedObjectSet) -> Bool) -> Bool {
-        _ = resolvedToMany(key)
-        if eventBaseline != nil, var related = values.removeValue(forKey: key) as? ManagedObjectSet {
+        let slot = slot(key)
+        var related = resolvedToMany(slot)
+        if eventBaseline != nil {
+            _ = values.take(slot)
             let changed = change(&related)
-            if changed { storeChange(related, forKey: key) } else { values[key] = related }
+            if changed { storeChange(related, slot: slot) } else { values[slot] = related }
             return changed
         }
-        var related = related(key)
         guard change(&related) else { return false }
-        storeChange(related, forKey: key)
+        storeChange(related, slot: slot)
         return true
     }
 }

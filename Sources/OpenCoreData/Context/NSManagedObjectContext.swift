@@ -102,7 +102,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         if let object = registered[objectID] { return object }
         let object = ManagedObjectClasses.objectClass(for: objectID.entity).init(entity: objectID.entity, insertInto: nil)
-        object.values = [:]
+        object.values.removeAll()
         object.objectID = objectID
         object.isFaultStorage = true
         object.hasAwokenFromInsert = true

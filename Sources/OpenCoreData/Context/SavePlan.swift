@@ -20,7 +20,7 @@ struct SavePlan {
         var layouts: [ObjectIdentifier: SnapshotLayout] = [:]
         func snapshot(of object: NSManagedObject) -> StoreSnapshot {
             let key = ObjectIdentifier(object.entity)
-            let layout = layouts[key] ?? SnapshotLayout(object.entity)
+            let layout = layouts[key] ?? SnapshotLayout(object.values.layout)
             layouts[key] = layout
             return self.snapshot(of: object, layout, in: context)
         }
@@ -73,24 +73,22 @@ struct SavePlan {
         return ids
     }
 
-    /// Which of an entity's properties a snapshot takes and how, worked out
-    /// once per entity and save instead of once per object.
+    /// Which of an entity's slots a snapshot takes and how, worked out once
+    /// per entity and save instead of once per object.
     private struct SnapshotLayout {
-        /// The properties that are not stored attributes: relationships,
-        /// transient and fetched properties.
-        var notAttributes: [String] = []
-        /// The stored relationships by kind.
-        var toOne: [String] = [], toMany: [String] = []
+        /// The slots a record leaves empty: transient and fetched properties.
+        var cleared: [Int] = []
+        /// The slots of stored relationships, by kind.
+        var toOne: [Int] = [], toMany: [Int] = []
 
-        init(_ entity: NSEntityDescription) {
-            for property in entity.properties {
+        init(_ layout: PropertySlotLayout) {
+            for (slot, property) in layout.properties.enumerated() {
                 switch property {
                 case is NSAttributeDescription where !property.isTransient: continue
                 case let relationship as NSRelationshipDescription where !relationship.isTransient:
-                    if relationship.isToMany { toMany.append(relationship.name) } else { toOne.append(relationship.name) }
-                default: break
+                    if relationship.isToMany { toMany.append(slot) } else { toOne.append(slot) }
+                default: cleared.append(slot)
                 }
-                notAttributes.append(property.name)
             }
         }
     }
@@ -103,19 +101,26 @@ struct SavePlan {
             guard destination.managedObjectContext === context || !destination.objectID.isTemporaryID else { return nil }
             return destination.objectID.isTemporaryID ? nil : destination.objectID
         }
-        // `values` holds only the entity's properties (every setter checks the
-        // key), so the stored attributes are what remains without the others:
-        // shared with the object until one is removed, instead of re-inserted one by one.
-        var attributes = object.values
-        for name in layout.notAttributes { attributes.removeValue(forKey: name) }
-        var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID, attributes: attributes)
-        for name in layout.toMany {
-            // Destinations never made are stored IDs already.
-            let ids = (object.values[name] as? ToManyFault)?.ids ?? object.related(name).objects.compactMap(id)
-            if !ids.isEmpty { snapshot.toMany[name] = ids }
+        let values = object.values
+        var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID, version: 0, layout: values.layout)
+        // The attribute slots are the object's, shared until a relationship or cleared slot is written.
+        if !values.slots.isEmpty { snapshot.values = values.slots }
+        for slot in layout.cleared where snapshot[slot] != nil { snapshot[slot] = nil }
+        for slot in layout.toMany {
+            switch values[slot] {
+            case let set as ManagedObjectSet:
+                let ids = set.objects.compactMap(id)
+                snapshot[slot] = ids.isEmpty ? nil : ids
+            case is [NSManagedObjectID]: continue // never made into objects: stored IDs already
+            default: snapshot[slot] = nil
+            }
         }
-        for name in layout.toOne {
-            if let destination = object.destination(name), let id = id(destination) { snapshot.toOne[name] = id }
+        for slot in layout.toOne {
+            switch values[slot] {
+            case let destination as NSManagedObject: snapshot[slot] = id(destination)
+            case is NSManagedObjectID: continue
+            default: snapshot[slot] = nil
+            }
         }
         return snapshot
     }

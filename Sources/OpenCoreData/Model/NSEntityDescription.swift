@@ -91,6 +91,10 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         frozen?.transientAttributes ?? attributesByName.values.filter(\.isTransient)
     }
 
+    /// Where each property lives in an object of the entity: a stored layout
+    /// once the model is frozen, made anew on each call before.
+    var slotLayout: PropertySlotLayout { frozen?.slotLayout ?? PropertySlotLayout(properties) }
+
     /// The relationships whose destination is `entity`.
     public func relationships(forDestination entity: NSEntityDescription) -> [NSRelationshipDescription] {
         properties.compactMap { $0 as? NSRelationshipDescription }.filter { $0.destinationEntity === entity }
@@ -178,6 +182,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         let relationshipsByName: [String: NSRelationshipDescription]
         let defaultedAttributes: [NSAttributeDescription]
         let transientAttributes: [NSAttributeDescription]
+        let slotLayout: PropertySlotLayout
         let versionHash: Data
 
         init(properties: [NSPropertyDescription], propertiesByName: [String: NSPropertyDescription],
@@ -189,6 +194,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             self.relationshipsByName = relationshipsByName
             defaultedAttributes = attributesByName.values.filter { $0.defaultValue != nil }
             transientAttributes = attributesByName.values.filter(\.isTransient)
+            slotLayout = PropertySlotLayout(properties)
             self.versionHash = versionHash
         }
     }
@@ -199,6 +205,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
     /// the model, superentities before sub-entities.
     func freeze() {
         let all = inheritedProperties + ownProperties
+        for (slot, property) in all.enumerated() where property.entity === self { property.slot = slot }
         frozen = FrozenLookups(
             properties: all,
             propertiesByName: Self.byName(all),

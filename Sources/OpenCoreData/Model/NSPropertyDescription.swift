@@ -10,6 +10,10 @@ open class NSPropertyDescription: NSObject, NSCopying, ModelEditing, @unchecked 
     /// superentity that declares it). Set when the property is added to an entity.
     public internal(set) weak var entity: NSEntityDescription!
 
+    /// The property's slot in its entity's objects (see `PropertySlotLayout`),
+    /// set when the model is frozen; -1 before.
+    var slot = -1
+
     /// Whether a managed object may leave this property nil when saved. New
     /// descriptions are optional, as in Core Data.
     public var isOptional: Bool = true { willSet { ensureEditable("isOptional of \(name)") } }

@@ -7,13 +7,14 @@ extension NSManagedObject {
     /// their new values (to-many as sets). For a new object: every property set.
     public func changedValues() -> [String: Any] {
         guard !isFaultStorage else { return [:] }
-        return changes(since: committed.map(snapshotValues) ?? [:], all: committed == nil)
+        guard let committed else { return changes(since: nil) }
+        return changes(since: committed.values)
     }
 
     /// The properties changed since the last `processPendingChanges()`.
     public func changedValuesForCurrentEvent() -> [String: Any] {
         guard !isFaultStorage, let baseline = eventBaseline else { return [:] }
-        return changes(since: baseline, all: false)
+        return changes(since: baseline.slots)
     }
 
     /// Whether any persistent (non-transient) property differs from its saved value.
@@ -30,22 +31,33 @@ extension NSManagedObject {
         var result: [String: Any] = [:]
         for key in keys ?? entity.properties.map(\.name) {
             guard let property = entity.propertiesByName[key] else { continue }
-            if let value = committed.attributes[key] { result[key] = value }
-            else if let id = committed.toOne[key] { result[key] = context.object(with: id) }
-            else if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
-                let objects = (committed.toMany[key] ?? []).map(context.object(with:))
+            let value = committed[key]
+            if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
+                let objects = (value as? [NSManagedObjectID] ?? []).map(context.object(with:))
                 result[key] = relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+            } else if let id = value as? NSManagedObjectID, property is NSRelationshipDescription {
+                result[key] = context.object(with: id)
+            } else if let value {
+                result[key] = value
             }
         }
         return result
     }
 
-    private func changes(since baseline: [String: Any], all: Bool) -> [String: Any] {
+    /// The properties whose current value differs from `baseline`'s (slots
+    /// of the same layout; a record's or an earlier copy of `values`), or,
+    /// without a baseline, every property that has a value.
+    private func changes(since baseline: ContiguousArray<Any?>?) -> [String: Any] {
         var result: [String: Any] = [:]
-        for property in entity.properties {
-            let key = property.name
-            let changed = all ? !isEmpty(values[key]) : !same(values[key], baseline[key], property)
-            if changed { result[key] = publicValue(forKey: key, property: property) ?? NSNull() }
+        for (slot, property) in values.layout.properties.enumerated() {
+            let current = values[slot]
+            let changed: Bool
+            if let baseline {
+                changed = !same(current, slot < baseline.count ? baseline[slot] : nil, property)
+            } else {
+                changed = !isEmpty(current)
+            }
+            if changed { result[property.name] = publicValue(forKey: property.name, property: property) ?? NSNull() }
         }
         return result
     }
@@ -59,26 +71,22 @@ extension NSManagedObject {
     }
 
     private func isEmpty(_ value: Any?) -> Bool {
-        guard let value else { return true }
-        return (value as? ManagedObjectSet)?.isEmpty ?? (value as? ToManyFault)?.ids.isEmpty ?? false
+        switch value {
+        case nil: true
+        case let set as ManagedObjectSet: set.isEmpty
+        case let ids as [NSManagedObjectID]: ids.isEmpty
+        default: false
+        }
     }
 
-    /// Destination IDs of a stored value (objects) or a snapshot value (IDs).
+    /// Destination IDs of a stored value: objects, or IDs not yet made into objects.
     private func ids(_ value: Any?) -> [NSManagedObjectID] {
         switch value {
         case let object as NSManagedObject: return [object.objectID]
         case let set as ManagedObjectSet: return set.objects.map(\.objectID)
-        case let fault as ToManyFault: return fault.ids
         case let id as NSManagedObjectID: return [id]
         case let ids as [NSManagedObjectID]: return ids
         default: return []
         }
-    }
-
-    private func snapshotValues(_ snapshot: StoreSnapshot) -> [String: Any] {
-        var result = snapshot.attributes
-        for (key, id) in snapshot.toOne { result[key] = id }
-        for (key, ids) in snapshot.toMany { result[key] = ids }
-        return result
     }
 }

@@ -113,25 +113,33 @@ extension NSManagedObject {
 
     /// The value `primitiveValue(forKey:)` returns, for a loaded object whose property is at hand.
     func publicValue(forKey key: String, property: NSPropertyDescription) -> Any? {
-        guard let relationship = property as? NSRelationshipDescription, relationship.isToMany else { return values[key] }
-        let objects = related(key).objects
+        let slot = values.layout.slot(of: property)
+        guard let relationship = property as? NSRelationshipDescription else { return values[slot] }
+        guard relationship.isToMany else { return destination(slot) }
+        let objects = resolvedToMany(slot).objects
         return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
     }
 
+    /// The slot of the property named `key`.
+    func slot(_ key: String) -> Int {
+        guard let slot = values.layout.slotsByName[key] else { return values.layout.slot(of: property(named: key)) }
+        return slot
+    }
+
     /// The destinations of the to-many relationship `key` (loaded values only).
-    func related(_ key: String) -> ManagedObjectSet { resolvedToMany(key) }
+    func related(_ key: String) -> ManagedObjectSet { resolvedToMany(slot(key)) }
 
     /// The destination of the to-one relationship `key` (loaded values only).
-    func destination(_ key: String) -> NSManagedObject? { values[key] as? NSManagedObject }
+    func destination(_ key: String) -> NSManagedObject? { destination(slot(key)) }
 
     /// Stores `value` under `key` and records the change with the context.
-    func storeChange(_ value: Any?, forKey key: String) {
+    func storeChange(_ value: Any?, forKey key: String) { storeChange(value, slot: slot(key)) }
+
+    /// Stores `value` in `slot` and records the change with the context.
+    func storeChange(_ value: Any?, slot: Int) {
         fireFaultIfNeeded()
         if eventBaseline == nil { eventBaseline = values }
-        // Room for every property at the first value: a new object's values
-        // otherwise grow (and rehash) several times while it is filled in.
-        if values.isEmpty, value != nil { values.reserveCapacity(entity.properties.count) }
-        values[key] = value
+        values[slot] = value
         managedObjectContext?.objectDidChange(self)
     }
 

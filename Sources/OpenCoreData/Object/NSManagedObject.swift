@@ -1,6 +1,6 @@
 /// An object of an entity, tracked by a context (Apple's NSManagedObject).
 ///
-/// The object keeps its property values by name; the context records which
+/// The object keeps its property values in its entity's slots; the context records which
 /// objects changed, maintains inverse relationships and saves them. An object
 /// belongs to its context's queue: use it only inside `perform` or
 /// `performAndWait` of that context.
@@ -26,9 +26,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// or after the context was reset or released.
     public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
-    /// Current values by property name: attributes as Swift values, to-one
-    /// relationships as objects, to-many as `ManagedObjectSet`.
-    var values: [String: Any] = [:]
+    /// Current values by slot (see `PropertyValues`).
+    var values: PropertyValues
     /// The record as last read from or written to the store (shared with the
     /// coordinator's row cache); nil for objects never saved and for faults
     /// whose record was not read yet.
@@ -36,7 +35,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     var committed: StoreSnapshot? { committedRow?.snapshot }
     /// Values at the start of the current event, kept once the object changes
     /// in the event (for `changedValuesForCurrentEvent()`).
-    var eventBaseline: [String: Any]?
+    var eventBaseline: PropertyValues?
     var isFaultStorage = false
     /// Flags the context keeps in step with its inserted/updated/deleted sets.
     var isInsertedFlag = false, isUpdatedFlag = false, isDeletedFlag = false
@@ -52,9 +51,11 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         precondition(!entity.isAbstract, "Can't create an object of abstract entity \(entity.name ?? "")")
         self.entity = entity
+        let layout = entity.slotLayout
+        values = PropertyValues(layout: layout)
         super.init()
         for attribute in entity.defaultedAttributes {
-            values[attribute.name] = ValueCoercion.coerce(attribute.defaultValue, for: attribute)
+            values[layout.slot(of: attribute)] = ValueCoercion.coerce(attribute.defaultValue, for: attribute)
         }
         context?.insert(self)
     }
@@ -119,7 +120,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// already forgot it or is going away.
     func invalidate() {
         isFaultStorage = true
-        values = [:]
+        values.removeAll()
         eventBaseline = nil
         committedRow = nil
     }

@@ -89,13 +89,13 @@ struct InMemoryRow: FetchCandidate {
     func value(forKey key: String) -> Any? {
         let id = store.objectID(for: entity, primaryKey: pk)
         guard let snapshot = store.record(for: id) else { return nil }
-        if let value = snapshot.attributes[key] { return value }
-        if let destination = snapshot.toOne[key] { return row(for: destination) }
-        if let destinations = snapshot.toMany[key] { return destinations.compactMap(row(for:)) }
-        guard entity.propertiesByName[key] != nil else {
+        guard let property = entity.propertiesByName[key] else {
             preconditionFailure("Entity \(entity.name ?? "") has no property named '\(key)'")
         }
-        return entity.relationshipsByName[key]?.isToMany == true ? [InMemoryRow]() : nil
+        let value = snapshot[key]
+        guard let relationship = property as? NSRelationshipDescription else { return value }
+        if relationship.isToMany { return (value as? [NSManagedObjectID] ?? []).compactMap(row(for:)) }
+        return (value as? NSManagedObjectID).flatMap(row(for:))
     }
 
     private func row(for id: NSManagedObjectID) -> InMemoryRow? {

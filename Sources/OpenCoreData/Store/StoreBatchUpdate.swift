@@ -37,9 +37,9 @@ public struct StoreBatchUpdate: @unchecked Sendable {
         for (attribute, value) in values {
             switch value {
             case .constant(let constant):
-                updated.attributes[attribute.name] = constant
+                updated[updated.layout.slot(of: attribute)] = constant
             case .expression(let expression):
-                updated.attributes[attribute.name] = try Self.checked(expression.expressionValue(with: row, context: nil), for: attribute)
+                updated[updated.layout.slot(of: attribute)] = try Self.checked(expression.expressionValue(with: row, context: nil), for: attribute)
             }
         }
         return updated

@@ -57,13 +57,13 @@ final class StoreRow: NSObject, FetchCandidate {
 
     func value(forKey key: String) -> Any? {
         guard let snapshot = loader.snapshot(id) else { return nil }
-        if let value = snapshot.attributes[key] { return value }
-        if let destination = snapshot.toOne[key] { return row(destination) }
-        if let destinations = snapshot.toMany[key] { return destinations.compactMap(row) }
         guard let property = id.entity.propertiesByName[key] else {
             preconditionFailure("Entity \(id.entity.name ?? "") has no property named '\(key)'")
         }
-        return (property as? NSRelationshipDescription)?.isToMany == true ? [StoreRow]() : nil
+        let value = snapshot[key]
+        guard let relationship = property as? NSRelationshipDescription else { return value }
+        if relationship.isToMany { return (value as? [NSManagedObjectID] ?? []).compactMap(row) }
+        return (value as? NSManagedObjectID).flatMap(row)
     }
 
     private func row(_ id: NSManagedObjectID) -> StoreRow? {

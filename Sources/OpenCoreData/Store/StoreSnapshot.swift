@@ -1,38 +1,76 @@
 /// One object's record as a store keeps it: what the store layer knows of a
 /// managed object (DESIGN: stores never see NSManagedObject).
 ///
-/// Attributes hold Swift value types; relationships hold object IDs. An absent
-/// attribute or to-one key means nil; an absent to-many key means empty.
+/// Values sit in the entity's property slots (`PropertySlotLayout`), the
+/// layout objects use, so an object loads its record by sharing the slots:
+/// attributes as Swift value types, to-one relationships as the destination's
+/// ID, to-many as `[NSManagedObjectID]` (in order for ordered ones); transient
+/// properties and absent values are nil, an absent to-many is empty.
 public struct StoreSnapshot: @unchecked Sendable {
     /// The record's permanent ID.
     public var objectID: NSManagedObjectID
     /// The record's version (`Z_OPT`), raised by each save that changes it.
     public var version: Int64
-    /// Attribute values by attribute name (transient attributes excluded).
-    public var attributes: [String: Any]
-    /// Destination IDs of to-one relationships by relationship name.
-    public var toOne: [String: NSManagedObjectID]
-    /// Destination IDs of to-many relationships by name, in order for ordered ones.
-    public var toMany: [String: [NSManagedObjectID]]
+    /// Where each property's value is in `values`.
+    let layout: PropertySlotLayout
+    /// The values by slot: empty, or one per property of the entity.
+    var values: ContiguousArray<Any?>
 
-    /// A record of `objectID` with the given values.
-    public init(objectID: NSManagedObjectID, version: Int64 = 1, attributes: [String: Any] = [:],
-                toOne: [String: NSManagedObjectID] = [:], toMany: [String: [NSManagedObjectID]] = [:]) {
+    /// A record of `objectID` whose values are all nil.
+    init(objectID: NSManagedObjectID, version: Int64, layout: PropertySlotLayout) {
         self.objectID = objectID
         self.version = version
-        self.attributes = attributes
-        self.toOne = toOne
-        self.toMany = toMany
+        self.layout = layout
+        values = ContiguousArray(repeating: nil, count: layout.count)
     }
 
-    /// The snapshot with every relationship destination passed through `map`
-    /// (used to replace temporary IDs by permanent ones).
-    func mappingIDs(_ map: (NSManagedObjectID) -> NSManagedObjectID) -> StoreSnapshot {
-        var copy = self
-        copy.objectID = map(objectID)
-        copy.toOne = toOne.mapValues(map)
-        copy.toMany = toMany.mapValues { $0.map(map) }
-        return copy
+    /// A record of `objectID` with the given values by property name.
+    public init(objectID: NSManagedObjectID, version: Int64 = 1, attributes: [String: Any] = [:],
+                toOne: [String: NSManagedObjectID] = [:], toMany: [String: [NSManagedObjectID]] = [:]) {
+        self.init(objectID: objectID, version: version, layout: objectID.entity.slotLayout)
+        for (name, value) in attributes { self[name] = value }
+        for (name, id) in toOne { self[name] = id }
+        for (name, ids) in toMany { self[name] = ids }
+    }
+
+    /// The value in `slot`.
+    subscript(slot: Int) -> Any? {
+        get { values[slot] }
+        set { values[slot] = newValue }
+    }
+
+    /// The value of the property `name`; nil for a name the entity lacks.
+    subscript(name: String) -> Any? {
+        get { layout.slotsByName[name].flatMap { values[$0] } }
+        set {
+            guard let slot = layout.slotsByName[name] else {
+                preconditionFailure("Entity \(objectID.entity.name ?? "") has no property named '\(name)'")
+            }
+            values[slot] = newValue
+        }
+    }
+
+    /// Attribute values by attribute name (nil ones left out).
+    public var attributes: [String: Any] {
+        named { $0 is NSAttributeDescription }
+    }
+
+    /// Destination IDs of to-one relationships by relationship name.
+    public var toOne: [String: NSManagedObjectID] {
+        named { ($0 as? NSRelationshipDescription)?.isToMany == false }.compactMapValues { $0 as? NSManagedObjectID }
+    }
+
+    /// Destination IDs of to-many relationships by name (empty ones left out).
+    public var toMany: [String: [NSManagedObjectID]] {
+        named { ($0 as? NSRelationshipDescription)?.isToMany == true }.compactMapValues { $0 as? [NSManagedObjectID] }
+    }
+
+    private func named(_ include: (NSPropertyDescription) -> Bool) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (slot, property) in layout.properties.enumerated() where include(property) {
+            if let value = values[slot] { result[property.name] = value }
+        }
+        return result
     }
 }
 

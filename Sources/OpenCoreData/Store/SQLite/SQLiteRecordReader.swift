@@ -47,20 +47,18 @@ struct SQLiteRecordReader {
         guard let entity = store.mapping.entity(id.entity) else { return nil }
         let columns = layout.columns(of: entity)
         guard let entityPosition = columns.entity, row[entityPosition] as Int == entity.number else { return nil }
-        var snapshot = StoreSnapshot(objectID: id, version: columns.version.flatMap { row[$0] as Int64? } ?? 0)
-        snapshot.attributes.reserveCapacity(entity.attributes.count)
+        let slots = id.entity.slotLayout
+        var snapshot = StoreSnapshot(objectID: id, version: columns.version.flatMap { row[$0] as Int64? } ?? 0, layout: slots)
         let external = store.externalData.data(reference:)
         for (index, (attribute, _)) in entity.attributes.enumerated() {
             guard let position = columns.attributes[index] else { continue }
-            if let value = SQLiteValueCoding.value(row[position], for: attribute, external: external) {
-                snapshot.attributes[attribute.name] = value
-            }
+            snapshot[slots.slot(of: attribute)] = SQLiteValueCoding.value(row[position], for: attribute, external: external)
         }
         for (index, (relationship, _)) in entity.relationships.enumerated() {
             guard let position = columns.foreignKeys[index].key, let key: Int64 = row[position] else { continue }
             let destination = columns.foreignKeys[index].entity.flatMap { row[$0] as Int? }.flatMap(store.mapping.entity(number:))
                 ?? relationship.destinationEntity
-            if let destination { snapshot.toOne[relationship.name] = store.objectID(for: destination, primaryKey: key) }
+            if let destination { snapshot[slots.slot(of: relationship)] = store.objectID(for: destination, primaryKey: key) }
         }
         return snapshot
     }
@@ -72,7 +70,11 @@ struct SQLiteRecordReader {
             guard let entity = store.mapping.entity(found[positions[0]].objectID.entity),
                   entity.relationships.contains(where: { $0.relationship.isToMany }) else { continue }
             let positionByKey = Dictionary(positions.map { (found[$0].objectID.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
+            let slots = found[positions[0]].layout
             for (relationship, storage) in entity.relationships where relationship.isToMany {
+                // Gathered apart and stored once: appending in the snapshot copied the list per destination.
+                var destinations: [Int: [NSManagedObjectID]] = [:]
+                defer { for (position, ids) in destinations { found[position][slots.slot(of: relationship)] = ids } }
                 guard let destinationTable = relationship.destinationEntity.flatMap(store.mapping.entity)?.table else { continue }
                 for chunk in Self.chunks(Array(positionByKey.keys)) {
                     let sql: String
@@ -93,7 +95,7 @@ struct SQLiteRecordReader {
                     while let row = try rows.next() {
                         let source: Int64 = row[0], key: Int64 = row[1], number: Int = row[2]
                         guard let position = positionByKey[source], let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }
-                        found[position].toMany[relationship.name, default: []].append(destination)
+                        destinations[position, default: []].append(destination)
                     }
                 }
             }

@@ -148,14 +148,14 @@ struct SQLiteRecordWriter {
         let previous = row.inserting || !row.hasExternalStorage ? [:] : try externalColumns(of: row.entity, pk: pk)
         for (attribute, column) in row.entity.attributes {
             let old = previous[column] ?? .null
-            let value = try SQLiteValueCoding.databaseValue(snapshot.attributes[attribute.name], for: attribute) { data in
+            let value = try SQLiteValueCoding.databaseValue(snapshot[snapshot.layout.slot(of: attribute)], for: attribute) { data in
                 try files.columnValue(data, for: attribute, previous: old)
             }
             if attribute.allowsExternalBinaryDataStorage { files.replaced(old, by: value) }
             try bind(value)
         }
         for (relationship, hasEntityColumn) in row.foreignKeys {
-            let destination = snapshot.toOne[relationship]
+            let destination = snapshot[relationship] as? NSManagedObjectID
             try bind(destination?.primaryKey?.databaseValue ?? .null)
             if hasEntityColumn { try bind(destination.flatMap { mapping.entity($0.entity)?.number }?.databaseValue ?? .null) }
         }
@@ -173,7 +173,7 @@ struct SQLiteRecordWriter {
                              inserted: Bool) throws {
         let pk = snapshot.objectID.primaryKey!
         for (relationship, storage) in relationships {
-            let destinations = (snapshot.toMany[relationship.name] ?? []).compactMap(\.primaryKey)
+            let destinations = (snapshot[snapshot.layout.slot(of: relationship)] as? [NSManagedObjectID] ?? []).compactMap(\.primaryKey)
             switch storage {
             case .foreignKey:
                 continue

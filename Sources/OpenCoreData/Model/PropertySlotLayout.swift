@@ -1,0 +1,34 @@
+/// Where each property of an entity lives in its objects' value storage:
+/// one slot per property, in the order of the entity's `properties`
+/// (inherited properties first, so an inherited property has the same slot
+/// in the superentity and in every sub-entity).
+///
+/// Made once per entity when its model is frozen; a key resolves to its
+/// slot with one lookup, and a property of a frozen model knows its slot
+/// without any lookup.
+final class PropertySlotLayout: @unchecked Sendable {
+    /// The entity's properties, by slot.
+    let properties: [NSPropertyDescription]
+    /// The slot of each property name (a property redeclared by a sub-entity
+    /// names the sub-entity's slot, as `propertiesByName` names its property).
+    let slotsByName: [String: Int]
+
+    init(_ properties: [NSPropertyDescription]) {
+        self.properties = properties
+        slotsByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { _, own in own })
+    }
+
+    /// How many slots an object of the entity has.
+    var count: Int { properties.count }
+
+    /// The slot of `property`, which must be one of the entity's.
+    func slot(of property: NSPropertyDescription) -> Int {
+        if property.slot >= 0, property.slot < properties.count, properties[property.slot] === property {
+            return property.slot
+        }
+        guard let slot = properties.firstIndex(where: { $0 === property }) else {
+            preconditionFailure("\(property) is not a property of this entity")
+        }
+        return slot
+    }
+}

@@ -1,0 +1,50 @@
+// Relationships of a loaded object hold their destinations' IDs until first
+// used (Core Data's relationship faults): loading an object makes no
+// destination objects, so a fetch creates no reference from an owner to its
+// destinations and no owner ⇄ destination cycle. The first read or change of
+// a relationship turns the IDs into the context's objects (registered ones,
+// or new faults), once.
+
+extension NSManagedObject {
+    /// Whether the relationship `key` is a fault: for a to-many, whether its
+    /// destinations have not been made yet; for a to-one, whether the
+    /// destination is a fault or not made yet. True for every relationship
+    /// while the object itself is a fault. Never fires a fault.
+    public func hasFault(forRelationshipNamed key: String) -> Bool {
+        guard let relationship = property(named: key) as? NSRelationshipDescription else {
+            preconditionFailure("\(key) of entity \(entity.name ?? "") is not a relationship")
+        }
+        if isFaultStorage { return true }
+        let value = values[values.layout.slot(of: relationship)]
+        if relationship.isToMany { return value is [NSManagedObjectID] }
+        return value is NSManagedObjectID || (value as? NSManagedObject)?.isFault == true
+    }
+
+    /// The destinations of the to-many relationship in `slot`, made from
+    /// their IDs at first use (without recording a change); empty without a context.
+    func resolvedToMany(_ slot: Int) -> ManagedObjectSet {
+        switch values[slot] {
+        case let set as ManagedObjectSet: return set
+        case let ids as [NSManagedObjectID]:
+            guard let context = managedObjectContext else { return ManagedObjectSet() }
+            let set = ManagedObjectSet(ids.map(context.object(with:)))
+            values[slot] = set
+            return set
+        default: return ManagedObjectSet()
+        }
+    }
+
+    /// The destination of the to-one relationship in `slot`, made from its
+    /// ID at first use (without recording a change); nil without a context.
+    func destination(_ slot: Int) -> NSManagedObject? {
+        switch values[slot] {
+        case let object as NSManagedObject: return object
+        case let id as NSManagedObjectID:
+            guard let context = managedObjectContext else { return nil }
+            let object = context.object(with: id)
+            values[slot] = object
+            return object
+        default: return nil
+        }
+    }
+}
