@@ -29,11 +29,17 @@ struct Workload {
     var peakBound: Int?
     /// Bodies that prepare their data themselves and return the seconds of
     /// the part to measure, for workloads whose preparation can't be a file.
+    /// They run that part in `ocdBenchTimedRegion` themselves.
     var selfTimed: [System: (Int, URL) throws -> Double] = [:]
     /// Printed under the workload's table.
     var note: String?
+    /// What `--instructions` divides a run's count by.
+    var unit = CountedUnit.object
 
     func runs(_ system: System) -> Bool { systems[system] != nil || selfTimed[system] != nil }
+
+    /// The name's first word ("fetch-items"), which `--workload` accepts.
+    var shortName: String { String(name.prefix { $0 != " " }) }
 }
 
 enum Harness {
@@ -65,8 +71,11 @@ enum Harness {
     }
 
     /// In the child: prepares the data, runs the timed part `repetitions`
-    /// times on fresh copies, prints one Measurement as JSON.
-    static func child(_ workload: Workload, size: Int, system: System) throws {
+    /// times on fresh copies, prints one Measurement as JSON. The timed part
+    /// runs in `ocdBenchTimedRegion`. Under callgrind (`underCallgrind`) it
+    /// runs once and the peak bound is not checked: valgrind's own memory is
+    /// in the peak.
+    static func child(_ workload: Workload, size: Int, system: System, underCallgrind: Bool = false) throws {
         guard workload.runs(system) else { throw BenchmarkError("\(system) does not run \(workload.name)") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -74,21 +83,22 @@ enum Harness {
         let template = directory.appendingPathComponent("template.sqlite")
         if let prepare = workload.prepare { try prepare(size, template) }
         var times: [Double] = []
-        for repetition in 0..<repetitions(size) {
+        for repetition in 0..<(underCallgrind ? 1 : repetitions(size)) {
             let database = directory.appendingPathComponent("run\(repetition).sqlite")
             if workload.prepare != nil { try FileManager.default.copyItem(at: template, to: database) }
             if let timed = workload.selfTimed[system] {
                 times.append(try timed(size, database))
             } else {
+                let body = workload.systems[system]!
                 let start = DispatchTime.now().uptimeNanoseconds
-                try workload.systems[system]!(size, database)
+                try ocdBenchTimedRegion { try body(size, database) }
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             }
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
         }
         let measurement = Measurement(workload: workload.name, size: size, system: system.rawValue,
                                       seconds: times.sorted()[times.count / 2], peak_bytes: peakResidentBytes())
-        if let bound = workload.peakBound, measurement.peak_bytes > bound {
+        if let bound = workload.peakBound, !underCallgrind, measurement.peak_bytes > bound {
             throw BenchmarkError("\(workload.name) \(size) \(system): peak \(measurement.peak_bytes / 1_048_576) MB exceeds the bound of \(bound / 1_048_576) MB")
         }
         print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))

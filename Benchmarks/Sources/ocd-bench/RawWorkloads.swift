@@ -54,13 +54,23 @@ enum RawWorkloads {
         db.execute("COMMIT")
     }
 
+    /// Reads every photo with its columns, then updates each one's rating
+    /// from what it read: an object layer must read the rows it changes, so
+    /// the raw side does too.
     static func updateAll(_ photos: Int, _ url: URL) throws {
         let db = try RawConnection(url)
+        var rows: [GraphData.Photo] = []
         db.execute("BEGIN")
-        db.run("UPDATE ZPHOTO SET ZRATING = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", 1...photos) { s, id in
-            s.bind(1, id % 5); s.bind(2, id)
+        db.query("SELECT Z_PK, ZNAME, ZRATING, ZFILESIZE, ZCREATIONDATE, ZALBUM FROM ZPHOTO") { s in
+            rows.append(GraphData.Photo(id: s.int(0), name: s.text(1), rating: s.int(2), fileSize: s.int(3),
+                                        created: s.double(4), album: s.int(5)))
+        }
+        // fileSize - 999 is the photo's Z_PK: the same values the OpenCoreData and GRDB sides write.
+        db.run("UPDATE ZPHOTO SET ZRATING = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", rows) { s, photo in
+            s.bind(1, (photo.fileSize - 999) % 5); s.bind(2, photo.id)
         }
         db.execute("COMMIT")
+        try check(rows.count == photos, "updateAll read \(rows.count) photos")
     }
 
     /// One attribute of every photo set to a constant: one statement.

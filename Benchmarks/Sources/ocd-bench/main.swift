@@ -1,9 +1,13 @@
 import Foundation
 
 // ocd-bench: OpenCoreData beside hand-written SQLite and GRDB, in one run.
-//   ocd-bench            every workload at every size
-//   ocd-bench --quick    the small sizes only (under two minutes)
-//   ocd-bench --json     one JSON array of measurements instead of tables
+//   ocd-bench                  every workload at every size
+//   ocd-bench --quick          the small sizes only (under two minutes)
+//   ocd-bench --json           one JSON array of measurements instead of tables
+//   ocd-bench --instructions   instructions per object instead of times: each child once under callgrind,
+//                              counting only ocdBenchTimedRegion, every workload at 10k (needs valgrind)
+//   --workload NAME            only this workload (its name's first word will do: fetch-graph); repeatable
+//   --size N                   only this size
 
 let graphSizes = [10_000, 100_000, 1_000_000]
 /// The graph, plus the bookkeeping tables OpenCoreData needs to open it (ignored by the others).
@@ -27,7 +31,7 @@ let workloads: [Workload] = [
              prepare: graphForAll),
     Workload(name: "cascade-delete", sizes: graphSizes,
              systems: [.opencoredata: OCDWorkloads.cascadeDelete, .raw: RawWorkloads.cascadeDelete, .grdb: GRDBWorkloads.cascadeDelete],
-             prepare: graphForAll),
+             prepare: graphForAll, unit: CountedUnit(name: "deleted photo") { $0 / 10 }),
     Workload(name: "update-all", sizes: graphSizes,
              systems: [.opencoredata: OCDWorkloads.updateAll, .raw: RawWorkloads.updateAll, .grdb: GRDBWorkloads.updateAll],
              prepare: graphForAll),
@@ -36,37 +40,66 @@ let workloads: [Workload] = [
              prepare: graphForAll),
     Workload(name: "fetched-results change event (per event; 26 sections)", sizes: graphSizes,
              systems: [:], selfTimed: [.opencoredata: FetchedResultsWorkloads.changeEvent],
-             note: "OpenCoreData only: raw SQLite and GRDB have no equivalent of a tracking NSFetchedResultsController."),
+             note: "OpenCoreData only: raw SQLite and GRDB have no equivalent of a tracking "
+                 + "NSFetchedResultsController.",
+             unit: CountedUnit(name: "event") { _ in FetchedResultsWorkloads.events }),
     Workload(name: "batched-walk", sizes: [1_000_000],
              systems: [.opencoredata: OCDWorkloads.batchedWalk, .raw: RawWorkloads.batchedWalk, .grdb: GRDBWorkloads.batchedWalk],
              prepare: graphForAll, isAboutMemory: true, peakBound: 100 * 1_048_576,
              note: "Issue 9's bound: every system's peak must stay under 100 MB (the child fails otherwise)."),
+    Workload(name: "store-open (an existing store, per open)", sizes: [10_000],
+             systems: [.opencoredata: StoreOpenWorkloads.openOCD, .raw: StoreOpenWorkloads.openRaw,
+                       .grdb: StoreOpenWorkloads.openGRDB],
+             prepare: graphForAll,
+             note: "One open of a store of SIZE photos: OpenCoreData's coordinator and context, raw "
+                 + "sqlite3_open_v2 with the WAL pragma, GRDB's DatabasePool; each stays open "
+                 + "(closing is not measured).",
+             unit: CountedUnit(name: "open") { _ in 1 }),
 ]
+
+/// Writes `text` and a newline to standard output at once (progress under a pipe).
+func say(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     if arguments.first == "--child" {
-        guard arguments.count == 4, let workload = workloads.first(where: { $0.name == arguments[1] }),
+        let underCallgrind = arguments.count == 5 && arguments[4] == "--under-callgrind"
+        guard arguments.count == 4 || underCallgrind,
+              let workload = workloads.first(where: { $0.name == arguments[1] }),
               let size = Int(arguments[2]), let system = System(rawValue: arguments[3]) else {
-            throw BenchmarkError("usage: --child WORKLOAD SIZE SYSTEM, with a workload named as in the tables: "
-                                 + workloads.map(\.name).joined(separator: ", "))
+            throw BenchmarkError("usage: --child WORKLOAD SIZE SYSTEM [--under-callgrind], with a workload named "
+                                 + "as in the tables: " + workloads.map(\.name).joined(separator: ", "))
         }
-        try Harness.child(workload, size: size, system: system)
+        try Harness.child(workload, size: size, system: system, underCallgrind: underCallgrind)
         exit(0)
     }
-    let quick = arguments.contains("--quick"), json = arguments.contains("--json")
+    let options = try Options(arguments)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    if options.instructions {
+        var all: [InstructionMeasurement] = []
+        for workload in try options.selected(workloads) {
+            let results = try Callgrind.measure(workload, sizes: options.sizes(workload)) { command in
+                if options.json { FileHandle.standardError.write(Data((command + "\n").utf8)) } else { say(command) }
+            }
+            all += results
+            if !options.json { say(InstructionReport.table(workload, results) + "\n") }
+        }
+        if options.json {
+            say(String(decoding: try encoder.encode(all), as: UTF8.self))
+        } else {
+            say(InstructionReport.markdown(all))
+            say("callgrind's files (for callgrind_annotate) are in \(Callgrind.outputDirectory.path)")
+        }
+        exit(0)
+    }
     var all: [Measurement] = []
-    for workload in workloads {
-        let sizes = quick ? [workload.sizes.min()!].map { min($0, 10_000) } : workload.sizes
-        let results = try Harness.measure(workload, sizes: sizes)
+    for workload in try options.selected(workloads) {
+        let results = try Harness.measure(workload, sizes: options.sizes(workload))
         all += results
-        if !json { print(Report.table(workload, results)) }
+        if !options.json { print(Report.table(workload, results)) }
     }
-    if json {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        print(String(decoding: try encoder.encode(all), as: UTF8.self))
-    }
+    if options.json { print(String(decoding: try encoder.encode(all), as: UTF8.self)) }
 } catch {
     FileHandle.standardError.write(Data("ocd-bench: \(error)\n".utf8))
     exit(1)

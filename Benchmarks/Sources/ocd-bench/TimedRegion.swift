@@ -1,0 +1,22 @@
+/// The one function every child runs its timed part in: the clock reads
+/// around the call, and `ocd-bench --instructions` counts the instructions
+/// executed inside it (callgrind's `--toggle-collect`), so time and count
+/// cover the same code. Preparation, the copy of the file and the report
+/// stay outside.
+///
+/// The binary must hold exactly one symbol for it, never called from itself:
+/// callgrind toggles counting on every entry and exit of a matching function,
+/// so a nested match would turn counting off. Hence the attributes: its
+/// symbol is the plain `ocdBenchTimedRegion` (`@_silgen_name`: the Swift
+/// mangling would abbreviate "ocd", a word of the module's name, and valgrind
+/// does not demangle Swift); it is never inlined; it is generic, so the
+/// optimizer does not clone it per closure (closure specialization skips
+/// generic callees), and never specialized for its type. Check with
+/// `nm .build/release/ocd-bench | grep ocdBenchTimedRegion`: one line.
+@inline(never) @_semantics("optimize.sil.specialize.generic.never") @_silgen_name("ocdBenchTimedRegion")
+func ocdBenchTimedRegion<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try body()
+}
+
+/// The symbol of `ocdBenchTimedRegion`, as callgrind's `--toggle-collect` matches it.
+let timedRegionSymbol = "ocdBenchTimedRegion"
