@@ -81,7 +81,7 @@ extension NSManagedObjectContext {
     func apply(_ row: StoreRowCache.Row, to object: NSManagedObject) {
         var values = PropertyValues(layout: object.values.layout, slots: row.snapshot.values)
         for attribute in object.entity.transientAttributes {
-            values[values.layout.slot(of: attribute)] = attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil
+            values[values.layout.slot(of: attribute)] = SlotValue(attribute: attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil)
         }
         object.values = values
         object.committedRow = row
@@ -115,7 +115,10 @@ extension NSManagedObjectContext {
     func reload(_ object: NSManagedObject, from row: StoreRowCache.Row) {
         let changes = object.changedValues()
         apply(row, to: object)
-        for (key, value) in changes { object.values[key] = Self.storageValue(value, for: object, key: key) }
+        for (key, value) in changes {
+            let property = object.property(named: key)
+            object.values[object.values.layout.slot(of: property)] = SlotValue(Self.storageValue(value, for: object, key: key), of: property)
+        }
         if changes.isEmpty, object.isUpdatedFlag {
             object.isUpdatedFlag = false
             updated.remove(object)

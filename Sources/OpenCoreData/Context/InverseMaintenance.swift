@@ -10,7 +10,7 @@ extension NSManagedObject {
         fireFaultIfNeeded()
         let old = destination(relationship.name)
         guard old !== new else { return }
-        storeChange(new, forKey: relationship.name)
+        storeChange(new.map(SlotValue.object) ?? .none, forKey: relationship.name)
         guard let inverse = relationship.inverseRelationship else { return }
         old?.unlink(self, via: inverse)
         new?.link(self, via: inverse)
@@ -49,7 +49,7 @@ extension NSManagedObject {
             let unique = ManagedObjectSet(objects).objects
             if related.objects.map(ObjectIdentifier.init) != unique.map(ObjectIdentifier.init) {
                 related.reorder(unique)
-                storeChange(related, forKey: relationship.name)
+                storeChange(.objects(related), forKey: relationship.name)
             }
         }
     }
@@ -77,7 +77,7 @@ extension NSManagedObject {
         if relationship.isToMany {
             changeRelated(relationship.name) { $0.remove(object) }
         } else if destination(relationship.name) === object {
-            storeChange(nil, forKey: relationship.name)
+            storeChange(.none, forKey: relationship.name)
         }
     }
 
@@ -91,7 +91,7 @@ extension NSManagedObject {
         }
         let previous = destination(relationship.name)
         guard previous !== object else { return }
-        storeChange(object, forKey: relationship.name)
+        storeChange(.object(object), forKey: relationship.name)
         if let previous, let back = relationship.inverseRelationship { previous.unlink(self, via: back) }
     }
 
@@ -108,11 +108,11 @@ extension NSManagedObject {
         if eventBaseline != nil {
             _ = values.take(slot)
             let changed = change(&related)
-            if changed { storeChange(related, slot: slot) } else { values[slot] = related }
+            if changed { storeChange(.objects(related), slot: slot) } else { values[slot] = .objects(related) }
             return changed
         }
         guard change(&related) else { return false }
-        storeChange(related, slot: slot)
+        storeChange(.objects(related), slot: slot)
         return true
     }
 }

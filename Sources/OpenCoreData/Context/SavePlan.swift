@@ -105,21 +105,21 @@ struct SavePlan {
         var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID, version: 0, layout: values.layout)
         // The attribute slots are the object's, shared until a relationship or cleared slot is written.
         if !values.slots.isEmpty { snapshot.values = values.slots }
-        for slot in layout.cleared where snapshot[slot] != nil { snapshot[slot] = nil }
+        for slot in layout.cleared where !snapshot[slot].isNone { snapshot[slot] = .none }
         for slot in layout.toMany {
             switch values[slot] {
-            case let set as ManagedObjectSet:
+            case .objects(let set):
                 let ids = set.objects.compactMap(id)
-                snapshot[slot] = ids.isEmpty ? nil : ids
-            case is [NSManagedObjectID]: continue // never made into objects: stored IDs already
-            default: snapshot[slot] = nil
+                snapshot[slot] = ids.isEmpty ? .none : .ids(ids)
+            case .ids: continue // never made into objects: stored IDs already
+            default: snapshot[slot] = .none
             }
         }
         for slot in layout.toOne {
             switch values[slot] {
-            case let destination as NSManagedObject: snapshot[slot] = id(destination)
-            case is NSManagedObjectID: continue
-            default: snapshot[slot] = nil
+            case .object(let destination): snapshot[slot] = id(destination).map(SlotValue.id) ?? .none
+            case .id: continue
+            default: snapshot[slot] = .none
             }
         }
         return snapshot

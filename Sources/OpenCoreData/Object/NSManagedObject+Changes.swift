@@ -31,13 +31,15 @@ extension NSManagedObject {
         var result: [String: Any] = [:]
         for key in keys ?? entity.properties.map(\.name) {
             guard let property = entity.propertiesByName[key] else { continue }
-            let value = committed[key]
-            if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
-                let objects = (value as? [NSManagedObjectID] ?? []).map(context.object(with:))
-                result[key] = relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
-            } else if let id = value as? NSManagedObjectID, property is NSRelationshipDescription {
-                result[key] = context.object(with: id)
-            } else if let value {
+            let value = committed[committed.layout.slot(of: property)]
+            if let relationship = property as? NSRelationshipDescription {
+                let objects = value.destinationIDs.map(context.object(with:))
+                if relationship.isToMany {
+                    result[key] = relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+                } else if let object = objects.first {
+                    result[key] = object
+                }
+            } else if let value = value.any {
                 result[key] = value
             }
         }
@@ -47,13 +49,13 @@ extension NSManagedObject {
     /// The properties whose current value differs from `baseline`'s (slots
     /// of the same layout; a record's or an earlier copy of `values`), or,
     /// without a baseline, every property that has a value.
-    private func changes(since baseline: ContiguousArray<Any?>?) -> [String: Any] {
+    private func changes(since baseline: ContiguousArray<SlotValue>?) -> [String: Any] {
         var result: [String: Any] = [:]
         for (slot, property) in values.layout.properties.enumerated() {
             let current = values[slot]
             let changed: Bool
             if let baseline {
-                changed = !same(current, slot < baseline.count ? baseline[slot] : nil, property)
+                changed = !same(current, slot < baseline.count ? baseline[slot] : .none, property)
             } else {
                 changed = !isEmpty(current)
             }
@@ -64,29 +66,18 @@ extension NSManagedObject {
 
     /// Whether two values of `property` are the same: attributes by value,
     /// relationships by destination IDs (in order only for ordered ones).
-    private func same(_ lhs: Any?, _ rhs: Any?, _ property: NSPropertyDescription) -> Bool {
-        guard let relationship = property as? NSRelationshipDescription else { return ValueEquality.equal(lhs, rhs) }
-        let l = ids(lhs), r = ids(rhs)
+    private func same(_ lhs: SlotValue, _ rhs: SlotValue, _ property: NSPropertyDescription) -> Bool {
+        guard let relationship = property as? NSRelationshipDescription else { return ValueEquality.equal(lhs.any, rhs.any) }
+        let l = lhs.destinationIDs, r = rhs.destinationIDs
         return relationship.isOrdered ? l == r : Set(l) == Set(r)
     }
 
-    private func isEmpty(_ value: Any?) -> Bool {
+    private func isEmpty(_ value: SlotValue) -> Bool {
         switch value {
-        case nil: true
-        case let set as ManagedObjectSet: set.isEmpty
-        case let ids as [NSManagedObjectID]: ids.isEmpty
+        case .none: true
+        case .objects(let set): set.isEmpty
+        case .ids(let ids): ids.isEmpty
         default: false
-        }
-    }
-
-    /// Destination IDs of a stored value: objects, or IDs not yet made into objects.
-    private func ids(_ value: Any?) -> [NSManagedObjectID] {
-        switch value {
-        case let object as NSManagedObject: return [object.objectID]
-        case let set as ManagedObjectSet: return set.objects.map(\.objectID)
-        case let id as NSManagedObjectID: return [id]
-        case let ids as [NSManagedObjectID]: return ids
-        default: return []
         }
     }
 }

@@ -15,20 +15,22 @@ extension NSManagedObject {
             preconditionFailure("\(key) of entity \(entity.name ?? "") is not a relationship")
         }
         if isFaultStorage { return true }
-        let value = values[values.layout.slot(of: relationship)]
-        if relationship.isToMany { return value is [NSManagedObjectID] }
-        return value is NSManagedObjectID || (value as? NSManagedObject)?.isFault == true
+        switch values[values.layout.slot(of: relationship)] {
+        case .ids, .id: return true
+        case .object(let object): return object.isFault
+        default: return false
+        }
     }
 
     /// The destinations of the to-many relationship in `slot`, made from
     /// their IDs at first use (without recording a change); empty without a context.
     func resolvedToMany(_ slot: Int) -> ManagedObjectSet {
         switch values[slot] {
-        case let set as ManagedObjectSet: return set
-        case let ids as [NSManagedObjectID]:
+        case .objects(let set): return set
+        case .ids(let ids):
             guard let context = managedObjectContext else { return ManagedObjectSet() }
             let set = ManagedObjectSet(ids.map(context.object(with:)))
-            values[slot] = set
+            values[slot] = .objects(set)
             return set
         default: return ManagedObjectSet()
         }
@@ -38,11 +40,11 @@ extension NSManagedObject {
     /// ID at first use (without recording a change); nil without a context.
     func destination(_ slot: Int) -> NSManagedObject? {
         switch values[slot] {
-        case let object as NSManagedObject: return object
-        case let id as NSManagedObjectID:
+        case .object(let object): return object
+        case .id(let id):
             guard let context = managedObjectContext else { return nil }
             let object = context.object(with: id)
-            values[slot] = object
+            values[slot] = .object(object)
             return object
         default: return nil
         }

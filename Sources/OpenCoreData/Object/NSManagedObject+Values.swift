@@ -21,7 +21,7 @@ extension NSManagedObject {
         defer { didChangeValue(forKey: key) }
         switch property {
         case let attribute as NSAttributeDescription:
-            storeChange(ValueCoercion.coerce(value, for: attribute), forKey: key)
+            storeChange(SlotValue(attribute: ValueCoercion.coerce(value, for: attribute)), forKey: key)
         case let relationship as NSRelationshipDescription where relationship.isToMany:
             replaceDestinations(of: relationship, with: destinations(value, for: relationship))
         case let relationship as NSRelationshipDescription:
@@ -64,11 +64,11 @@ extension NSManagedObject {
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
         switch property(named: key) {
         case let attribute as NSAttributeDescription:
-            storeChange(ValueCoercion.coerce(value, for: attribute), forKey: key)
+            storeChange(SlotValue(attribute: ValueCoercion.coerce(value, for: attribute)), forKey: key)
         case let relationship as NSRelationshipDescription where relationship.isToMany:
-            storeChange(ManagedObjectSet(destinations(value, for: relationship)), forKey: key)
+            storeChange(.objects(ManagedObjectSet(destinations(value, for: relationship))), forKey: key)
         case let relationship as NSRelationshipDescription:
-            storeChange(checkedDestination(value, for: relationship), forKey: key)
+            storeChange(checkedDestination(value, for: relationship).map(SlotValue.object) ?? .none, forKey: key)
         default:
             preconditionFailure("Property \(key) of entity \(entity.name ?? "") can't be set")
         }
@@ -114,7 +114,7 @@ extension NSManagedObject {
     /// The value `primitiveValue(forKey:)` returns, for a loaded object whose property is at hand.
     func publicValue(forKey key: String, property: NSPropertyDescription) -> Any? {
         let slot = values.layout.slot(of: property)
-        guard let relationship = property as? NSRelationshipDescription else { return values[slot] }
+        guard let relationship = property as? NSRelationshipDescription else { return values[slot].any }
         guard relationship.isToMany else { return destination(slot) }
         let objects = resolvedToMany(slot).objects
         return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
@@ -133,10 +133,10 @@ extension NSManagedObject {
     func destination(_ key: String) -> NSManagedObject? { destination(slot(key)) }
 
     /// Stores `value` under `key` and records the change with the context.
-    func storeChange(_ value: Any?, forKey key: String) { storeChange(value, slot: slot(key)) }
+    func storeChange(_ value: SlotValue, forKey key: String) { storeChange(value, slot: slot(key)) }
 
     /// Stores `value` in `slot` and records the change with the context.
-    func storeChange(_ value: Any?, slot: Int) {
+    func storeChange(_ value: SlotValue, slot: Int) {
         fireFaultIfNeeded()
         if eventBaseline == nil { eventBaseline = values }
         values[slot] = value

@@ -55,7 +55,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         values = PropertyValues(layout: layout)
         super.init()
         for attribute in entity.defaultedAttributes {
-            values[layout.slot(of: attribute)] = ValueCoercion.coerce(attribute.defaultValue, for: attribute)
+            values[layout.slot(of: attribute)] = SlotValue(attribute: ValueCoercion.coerce(attribute.defaultValue, for: attribute))
         }
         context?.insert(self)
     }

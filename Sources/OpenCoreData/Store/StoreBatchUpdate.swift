@@ -37,9 +37,10 @@ public struct StoreBatchUpdate: @unchecked Sendable {
         for (attribute, value) in values {
             switch value {
             case .constant(let constant):
-                updated[updated.layout.slot(of: attribute)] = constant
+                updated[updated.layout.slot(of: attribute)] = SlotValue(attribute: constant)
             case .expression(let expression):
-                updated[updated.layout.slot(of: attribute)] = try Self.checked(expression.expressionValue(with: row, context: nil), for: attribute)
+                updated[updated.layout.slot(of: attribute)] = SlotValue(attribute: try Self.checked(
+                    expression.expressionValue(with: row, context: nil), for: attribute))
             }
         }
         return updated

@@ -4,8 +4,8 @@
 /// Values sit in the entity's property slots (`PropertySlotLayout`), the
 /// layout objects use, so an object loads its record by sharing the slots:
 /// attributes as Swift value types, to-one relationships as the destination's
-/// ID, to-many as `[NSManagedObjectID]` (in order for ordered ones); transient
-/// properties and absent values are nil, an absent to-many is empty.
+/// ID, to-many as IDs (in order for ordered ones); transient properties and
+/// absent values are none, an absent to-many is empty (see `SlotValue`).
 public struct StoreSnapshot: @unchecked Sendable {
     /// The record's permanent ID.
     public var objectID: NSManagedObjectID
@@ -13,62 +13,68 @@ public struct StoreSnapshot: @unchecked Sendable {
     public var version: Int64
     /// Where each property's value is in `values`.
     let layout: PropertySlotLayout
-    /// The values by slot: empty, or one per property of the entity.
-    var values: ContiguousArray<Any?>
+    /// The values by slot: one per property of the entity.
+    var values: ContiguousArray<SlotValue>
 
-    /// A record of `objectID` whose values are all nil.
+    /// A record of `objectID` whose values are all none.
     init(objectID: NSManagedObjectID, version: Int64, layout: PropertySlotLayout) {
         self.objectID = objectID
         self.version = version
         self.layout = layout
-        values = ContiguousArray(repeating: nil, count: layout.count)
+        values = ContiguousArray(repeating: .none, count: layout.count)
     }
 
     /// A record of `objectID` with the given values by property name.
     public init(objectID: NSManagedObjectID, version: Int64 = 1, attributes: [String: Any] = [:],
                 toOne: [String: NSManagedObjectID] = [:], toMany: [String: [NSManagedObjectID]] = [:]) {
         self.init(objectID: objectID, version: version, layout: objectID.entity.slotLayout)
-        for (name, value) in attributes { self[name] = value }
-        for (name, id) in toOne { self[name] = id }
-        for (name, ids) in toMany { self[name] = ids }
+        for (name, value) in attributes { values[slot(name)] = .value(value) }
+        for (name, id) in toOne { values[slot(name)] = .id(id) }
+        for (name, ids) in toMany { values[slot(name)] = ids.isEmpty ? .none : .ids(ids) }
+    }
+
+    private func slot(_ name: String) -> Int {
+        guard let slot = layout.slotsByName[name] else {
+            preconditionFailure("Entity \(objectID.entity.name ?? "") has no property named '\(name)'")
+        }
+        return slot
     }
 
     /// The value in `slot`.
-    subscript(slot: Int) -> Any? {
+    subscript(slot: Int) -> SlotValue {
         get { values[slot] }
         set { values[slot] = newValue }
     }
 
-    /// The value of the property `name`; nil for a name the entity lacks.
+    /// The value of the property `name` as `Any` (relationships as IDs); nil
+    /// for a name the entity lacks.
     subscript(name: String) -> Any? {
-        get { layout.slotsByName[name].flatMap { values[$0] } }
-        set {
-            guard let slot = layout.slotsByName[name] else {
-                preconditionFailure("Entity \(objectID.entity.name ?? "") has no property named '\(name)'")
-            }
-            values[slot] = newValue
-        }
+        layout.slotsByName[name].flatMap { values[$0].any }
     }
 
     /// Attribute values by attribute name (nil ones left out).
     public var attributes: [String: Any] {
-        named { $0 is NSAttributeDescription }
+        var result: [String: Any] = [:]
+        for (slot, property) in layout.properties.enumerated() where property is NSAttributeDescription {
+            if case .value(let value) = values[slot] { result[property.name] = value }
+        }
+        return result
     }
 
     /// Destination IDs of to-one relationships by relationship name.
     public var toOne: [String: NSManagedObjectID] {
-        named { ($0 as? NSRelationshipDescription)?.isToMany == false }.compactMapValues { $0 as? NSManagedObjectID }
+        var result: [String: NSManagedObjectID] = [:]
+        for (slot, property) in layout.properties.enumerated() {
+            if case .id(let id) = values[slot], property is NSRelationshipDescription { result[property.name] = id }
+        }
+        return result
     }
 
     /// Destination IDs of to-many relationships by name (empty ones left out).
     public var toMany: [String: [NSManagedObjectID]] {
-        named { ($0 as? NSRelationshipDescription)?.isToMany == true }.compactMapValues { $0 as? [NSManagedObjectID] }
-    }
-
-    private func named(_ include: (NSPropertyDescription) -> Bool) -> [String: Any] {
-        var result: [String: Any] = [:]
-        for (slot, property) in layout.properties.enumerated() where include(property) {
-            if let value = values[slot] { result[property.name] = value }
+        var result: [String: [NSManagedObjectID]] = [:]
+        for (slot, property) in layout.properties.enumerated() {
+            if case .ids(let ids) = values[slot] { result[property.name] = ids }
         }
         return result
     }

@@ -18,6 +18,9 @@ struct SQLiteMapping: @unchecked Sendable {
         let relationships: [(relationship: NSRelationshipDescription, storage: Storage)]
         /// Every property's column, for sorts and predicates.
         let columns: [String: String]
+        /// The slot of each of `attributes` and of `relationships` in the
+        /// entity's records (`PropertySlotLayout`), by position.
+        let attributeSlots: [Int], relationshipSlots: [Int]
     }
 
     let schema: SQLiteSchema
@@ -76,7 +79,10 @@ struct SQLiteMapping: @unchecked Sendable {
             default: break
             }
         }
+        let slots = description.slotLayout
         return Entity(description: description, number: entity.number, numbers: entity.numbers, table: entity.table,
-                      attributes: attributes, relationships: relationships, columns: columns)
+                      attributes: attributes, relationships: relationships, columns: columns,
+                      attributeSlots: attributes.map { slots.slot(of: $0.0) },
+                      relationshipSlots: relationships.map { slots.slot(of: $0.0) })
     }
 }

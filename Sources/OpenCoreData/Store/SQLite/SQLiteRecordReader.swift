@@ -47,18 +47,18 @@ struct SQLiteRecordReader {
         guard let entity = store.mapping.entity(id.entity) else { return nil }
         let columns = layout.columns(of: entity)
         guard let entityPosition = columns.entity, row[entityPosition] as Int == entity.number else { return nil }
-        let slots = id.entity.slotLayout
-        var snapshot = StoreSnapshot(objectID: id, version: columns.version.flatMap { row[$0] as Int64? } ?? 0, layout: slots)
+        var snapshot = StoreSnapshot(objectID: id, version: columns.version.flatMap { row[$0] as Int64? } ?? 0,
+                                     layout: id.entity.slotLayout)
         let external = store.externalData.data(reference:)
         for (index, (attribute, _)) in entity.attributes.enumerated() {
             guard let position = columns.attributes[index] else { continue }
-            snapshot[slots.slot(of: attribute)] = SQLiteValueCoding.value(row[position], for: attribute, external: external)
+            snapshot[entity.attributeSlots[index]] = SlotValue(attribute: SQLiteValueCoding.value(row[position], for: attribute, external: external))
         }
         for (index, (relationship, _)) in entity.relationships.enumerated() {
             guard let position = columns.foreignKeys[index].key, let key: Int64 = row[position] else { continue }
             let destination = columns.foreignKeys[index].entity.flatMap { row[$0] as Int? }.flatMap(store.mapping.entity(number:))
                 ?? relationship.destinationEntity
-            if let destination { snapshot[slots.slot(of: relationship)] = store.objectID(for: destination, primaryKey: key) }
+            if let destination { snapshot[entity.relationshipSlots[index]] = .id(store.objectID(for: destination, primaryKey: key)) }
         }
         return snapshot
     }
@@ -74,7 +74,7 @@ struct SQLiteRecordReader {
             for (relationship, storage) in entity.relationships where relationship.isToMany {
                 // Gathered apart and stored once: appending in the snapshot copied the list per destination.
                 var destinations: [Int: [NSManagedObjectID]] = [:]
-                defer { for (position, ids) in destinations { found[position][slots.slot(of: relationship)] = ids } }
+                defer { for (position, ids) in destinations { found[position][slots.slot(of: relationship)] = .ids(ids) } }
                 guard let destinationTable = relationship.destinationEntity.flatMap(store.mapping.entity)?.table else { continue }
                 for chunk in Self.chunks(Array(positionByKey.keys)) {
                     let sql: String

@@ -84,12 +84,12 @@ struct SQLiteRecordWriter {
         let inserting: Bool
         let statement: Statement
         /// The relationships kept as a foreign key in the row, in column order.
-        let foreignKeys: [(relationship: String, hasEntityColumn: Bool)]
+        let foreignKeys: [(slot: Int, hasEntityColumn: Bool)]
         /// Whether an attribute may keep its value in a file beside the store.
         let hasExternalStorage: Bool
 
         init(entity: SQLiteMapping.Entity, inserting: Bool, statement: Statement,
-             foreignKeys: [(relationship: String, hasEntityColumn: Bool)]) {
+             foreignKeys: [(slot: Int, hasEntityColumn: Bool)]) {
             self.entity = entity
             self.inserting = inserting
             self.statement = statement
@@ -106,12 +106,12 @@ struct SQLiteRecordWriter {
         if let row = statements[key] { return row }
         let entity = try entity(of: snapshot.objectID)
         var columns = entity.attributes.map(\.column)
-        var foreignKeys: [(relationship: String, hasEntityColumn: Bool)] = []
-        for (relationship, storage) in entity.relationships {
+        var foreignKeys: [(slot: Int, hasEntityColumn: Bool)] = []
+        for ((_, storage), slot) in zip(entity.relationships, entity.relationshipSlots) {
             guard case .foreignKey(let key) = storage else { continue }
             columns.append(key.column)
             if let entityColumn = key.entityColumn { columns.append(entityColumn) }
-            foreignKeys.append((relationship.name, key.entityColumn != nil))
+            foreignKeys.append((slot, key.entityColumn != nil))
         }
         let sql = inserting
             ? "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, 1"
@@ -146,16 +146,16 @@ struct SQLiteRecordWriter {
             try bind(row.entity.number.databaseValue)
         }
         let previous = row.inserting || !row.hasExternalStorage ? [:] : try externalColumns(of: row.entity, pk: pk)
-        for (attribute, column) in row.entity.attributes {
+        for ((attribute, column), slot) in zip(row.entity.attributes, row.entity.attributeSlots) {
             let old = previous[column] ?? .null
-            let value = try SQLiteValueCoding.databaseValue(snapshot[snapshot.layout.slot(of: attribute)], for: attribute) { data in
+            let value = try SQLiteValueCoding.databaseValue(snapshot[slot].any, for: attribute) { data in
                 try files.columnValue(data, for: attribute, previous: old)
             }
             if attribute.allowsExternalBinaryDataStorage { files.replaced(old, by: value) }
             try bind(value)
         }
-        for (relationship, hasEntityColumn) in row.foreignKeys {
-            let destination = snapshot[relationship] as? NSManagedObjectID
+        for (slot, hasEntityColumn) in row.foreignKeys {
+            let destination = snapshot[slot].destinationIDs.first
             try bind(destination?.primaryKey?.databaseValue ?? .null)
             if hasEntityColumn { try bind(destination.flatMap { mapping.entity($0.entity)?.number }?.databaseValue ?? .null) }
         }
@@ -173,7 +173,7 @@ struct SQLiteRecordWriter {
                              inserted: Bool) throws {
         let pk = snapshot.objectID.primaryKey!
         for (relationship, storage) in relationships {
-            let destinations = (snapshot[snapshot.layout.slot(of: relationship)] as? [NSManagedObjectID] ?? []).compactMap(\.primaryKey)
+            let destinations = snapshot[snapshot.layout.slot(of: relationship)].destinationIDs.compactMap(\.primaryKey)
             switch storage {
             case .foreignKey:
                 continue

@@ -1,0 +1,65 @@
+/// One property's value in an object's or a record's slots, typed by what
+/// it holds, so that reading a relationship needs no cast from `Any`.
+enum SlotValue {
+    /// No value: nil, or an empty to-many relationship.
+    case none
+    /// An attribute's value.
+    case value(Any)
+    /// A to-one relationship's destination.
+    case object(NSManagedObject)
+    /// A to-one relationship's destination known by ID (a record's, or an
+    /// object's until the relationship is first used).
+    case id(NSManagedObjectID)
+    /// A to-many relationship's destinations.
+    case objects(ManagedObjectSet)
+    /// A to-many relationship's destinations known by ID (in order for
+    /// ordered relationships).
+    case ids([NSManagedObjectID])
+
+    /// An attribute value, or none for nil.
+    init(attribute value: Any?) {
+        self = value.map(SlotValue.value) ?? .none
+    }
+
+    /// The slot form of a value of `property` given as `Any` (cold paths
+    /// only: it casts): objects and sets for relationships, values for attributes.
+    init(_ value: Any?, of property: NSPropertyDescription) {
+        guard let value else { self = .none; return }
+        guard property is NSRelationshipDescription else { self = .value(value); return }
+        switch value {
+        case let object as NSManagedObject: self = .object(object)
+        case let id as NSManagedObjectID: self = .id(id)
+        case let set as ManagedObjectSet: self = .objects(set)
+        case let ids as [NSManagedObjectID]: self = .ids(ids)
+        default: self = .value(value)
+        }
+    }
+
+    /// The value as `Any`: what key-value access and cold paths read.
+    var any: Any? {
+        switch self {
+        case .none: nil
+        case .value(let value): value
+        case .object(let object): object
+        case .id(let id): id
+        case .objects(let set): set
+        case .ids(let ids): ids
+        }
+    }
+
+    var isNone: Bool {
+        if case .none = self { return true }
+        return false
+    }
+
+    /// The destination IDs of a relationship value.
+    var destinationIDs: [NSManagedObjectID] {
+        switch self {
+        case .object(let object): [object.objectID]
+        case .id(let id): [id]
+        case .objects(let set): set.objects.map(\.objectID)
+        case .ids(let ids): ids
+        case .none, .value: []
+        }
+    }
+}
