@@ -25,7 +25,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// The store's identifier, `NSStoreUUIDKey` of its metadata; part of every
     /// permanent object ID's URI.
     public var identifier: String! {
-        get { metadata[NSStoreUUIDKey] as? String }
+        get { cachedIdentifier }
         set { metadata[NSStoreUUIDKey] = newValue }
     }
 
@@ -35,7 +35,12 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// The store's metadata: `NSStoreUUIDKey`, `NSStoreTypeKey`, the model's
     /// version hashes, and whatever the application adds.
-    open var metadata: [String: Any] = [:]
+    open var metadata: [String: Any] = [:] {
+        didSet { cachedIdentifier = metadata[NSStoreUUIDKey] as? String }
+    }
+    /// `NSStoreUUIDKey` of `metadata`, kept apart because every object ID the
+    /// store makes reads it (a metadata lookup and cast cost ~2,500 instructions).
+    private var cachedIdentifier: String?
 
     /// A store described by its coordinator, configuration, location and options.
     public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
@@ -48,6 +53,8 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         super.init()
         metadata[NSStoreUUIDKey] = UUID().uuidString
         metadata[NSStoreTypeKey] = type
+        // Observers don't run for the class's own initializer.
+        cachedIdentifier = metadata[NSStoreUUIDKey] as? String
     }
 
     /// Opens the store: reads or creates its file and metadata. Called once by
