@@ -54,6 +54,7 @@ extension NSManagedObjectContext {
         CurrentContexts.push(self)
         defer {
             processPendingChanges()
+            sweepRegistryIfDue()
             CurrentContexts.pop()
         }
         return try block()

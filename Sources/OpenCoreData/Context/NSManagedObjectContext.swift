@@ -53,7 +53,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Registered objects by ID, held weakly: a released unchanged object
     /// leaves the context, and its memory with it.
-    var registered = WeakValueDictionary<ObjectKey, NSManagedObject>()
+    var registered = SharedValueDictionary<ObjectKey, NSManagedObject>()
     /// The strong references `retainsRegisteredObjects` asks for.
     var retained: [ObjectIdentifier: NSManagedObject] = [:]
     var inserted = ManagedObjectSet(), updated = ManagedObjectSet(), deleted = ManagedObjectSet()
@@ -76,6 +76,25 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// of such an object gives nil.
     deinit {
         for object in registered.values { object.invalidate() }
+        for object in inserted.objects + updated.objects + deleted.objects + pendingDeletes { object.invalidate() }
+    }
+
+    /// When the registry was last swept of objects nothing else uses (see
+    /// `sweepRegistryIfDue()`), in seconds of system uptime.
+    var lastRegistrySweep: TimeInterval = 0
+
+    /// Drops the registered objects (and cached rows) the application let go,
+    /// at most once a second, when the registry holds enough entries to
+    /// matter: the registry only sweeps itself as it grows, so without this
+    /// a context that fetched many objects once would keep them until its
+    /// next growth, reset or release. Called at the end of each `perform`.
+    func sweepRegistryIfDue() {
+        guard registered.storageCount >= SharedValueDictionary<ObjectKey, NSManagedObject>.minimumSweepCount else { return }
+        let now = ProcessInfo.processInfo.systemUptime
+        guard now - lastRegistrySweep >= 1 else { return }
+        lastRegistrySweep = now
+        registered.sweep()
+        persistentStoreCoordinator?.rowCache.sweep()
     }
 
     // MARK: Object sets

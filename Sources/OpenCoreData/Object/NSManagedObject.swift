@@ -24,7 +24,12 @@ open class NSManagedObject: NSObject, KeyValueCoding {
 
     /// The context that tracks the object; nil once it was deleted and saved,
     /// or after the context was reset or released.
-    public internal(set) weak var managedObjectContext: NSManagedObjectContext?
+    ///
+    /// Not `weak` (a weak reference would give the context a side table and
+    /// slow every retain of it): the context clears this reference of every
+    /// object it tracks when it is reset or goes away, and every object with
+    /// a context is tracked by it.
+    public internal(set) unowned(unsafe) var managedObjectContext: NSManagedObjectContext?
 
     /// Current values by slot (see `PropertyValues`).
     var values: PropertyValues
@@ -116,9 +121,10 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         context.fulfillFault(self)
     }
 
-    /// Makes the object a fault without values or record; its context
-    /// already forgot it or is going away.
+    /// Makes the object a fault without values, record or context; its
+    /// context already forgot it or is going away.
     func invalidate() {
+        managedObjectContext = nil
         isFaultStorage = true
         values.removeAll()
         eventBaseline = nil

@@ -25,10 +25,10 @@ extension Dictionary where Key == ObjectKey {
     }
 }
 
-extension WeakValueDictionary where Key == ObjectKey {
-    /// The live value for the ID `id`; assigning nil removes the entry.
+extension SharedValueDictionary where Key == ObjectKey {
+    /// The shared value for the ID `id`; assigning nil removes the entry.
     subscript(_ id: NSManagedObjectID) -> Value? {
-        get { self[ObjectKey(id)] }
+        mutating get { self[ObjectKey(id)] }
         set { self[ObjectKey(id)] = newValue }
     }
 }

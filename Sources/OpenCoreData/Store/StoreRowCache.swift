@@ -2,9 +2,9 @@
 /// object, shared by every context of the coordinator, so that firing a
 /// fault whose record some object already holds reads nothing from the store.
 ///
-/// Managed objects hold their committed record as a ``Row``; the cache holds
-/// rows weakly, so a record stays cached exactly as long as some object (in
-/// any context) uses it, as Core Data's snapshots live while referenced. A
+/// Managed objects hold their committed record as a ``Row``; the cache keeps
+/// a row only while some object (in any context) uses it, as Core Data's
+/// snapshots live while referenced (`SharedValueDictionary`). A
 /// context's `stalenessInterval` bounds the age of rows it accepts.
 ///
 /// Ordering: every call that records what a store read, saved or deleted is
@@ -28,7 +28,7 @@ final class StoreRowCache: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var rows = WeakValueDictionary<ObjectKey, Row>()
+    private var rows = SharedValueDictionary<ObjectKey, Row>()
 
     /// The cached row of `id` if it is at most `maxAge` seconds old (any age
     /// when `maxAge` is negative, none when it is 0).
@@ -75,6 +75,11 @@ final class StoreRowCache: @unchecked Sendable {
     /// cache's back (batch updates), so no context reads them again.
     func forget<IDs: Sequence>(_ ids: IDs) where IDs.Element == NSManagedObjectID {
         lock.withLock { for id in ids { rows[id] = nil } }
+    }
+
+    /// Drops the rows no object uses any more.
+    func sweep() {
+        lock.withLock { rows.sweep() }
     }
 
     private func read(_ snapshot: StoreSnapshot, at now: TimeInterval) -> Row {

@@ -1,0 +1,94 @@
+/// A dictionary that keeps a value only while the value is shared: an entry
+/// reads as absent once nothing besides the dictionary references its value
+/// (what a dictionary of weak references does, without weak references).
+///
+/// Why not `weak`: a weakly referenced object gets a side table, and every
+/// later retain and release of it takes the runtime's slow path; for managed
+/// objects and cached rows that was a large share of every fetch. Here the
+/// dictionary holds its values strongly and tells a value nobody else uses
+/// by `isKnownUniquelyReferenced`, which is safe from any thread's releases:
+/// a value only the dictionary references can't gain a reference except
+/// through the dictionary.
+///
+/// Invariant: the storage never holds more than `max(minimumSweepCount,
+/// 2 × shared entries at the last sweep)` entries, because inserting past
+/// that bound first drops every unshared entry. A sweep costs one pass over
+/// the storage per level of values that only other dropped values held, and
+/// happens only after the storage doubled, so insertion stays amortised
+/// O(1). Values dropped by a sweep are released on the sweeping thread.
+/// Every read is `mutating`: reading an unshared entry drops it.
+struct SharedValueDictionary<Key: Hashable, Value: AnyObject> {
+    static var minimumSweepCount: Int { 1024 }
+
+    private var storage: [Key: Value] = [:]
+    private var sweepCount = Self.minimumSweepCount
+
+    /// The value for `key` if something besides the dictionary uses it;
+    /// assigning nil removes the entry.
+    subscript(key: Key) -> Value? {
+        mutating get {
+            guard let index = storage.index(forKey: key) else { return nil }
+            guard !isKnownUniquelyReferenced(&storage.values[index]) else {
+                storage.remove(at: index)
+                return nil
+            }
+            return storage.values[index]
+        }
+        set {
+            guard let newValue else {
+                storage[key] = nil
+                return
+            }
+            if storage.count >= sweepCount, storage[key] == nil { sweep() }
+            storage[key] = newValue
+        }
+    }
+
+    /// Every shared value, in no particular order; sweeps first, O(entries).
+    var values: [Value] {
+        mutating get {
+            sweep()
+            return Array(storage.values)
+        }
+    }
+
+    /// How many entries the storage holds, unshared ones included: an upper bound of the shared count.
+    var storageCount: Int { storage.count }
+
+    /// Removes the entry of `key` and returns its value.
+    @discardableResult
+    mutating func removeValue(forKey key: Key) -> Value? {
+        storage.removeValue(forKey: key)
+    }
+
+    /// Keeps the shared entries `shouldBeRemoved` rejects.
+    mutating func removeAll(where shouldBeRemoved: (Key, Value) -> Bool) {
+        sweep()
+        storage = storage.filter { key, value in !shouldBeRemoved(key, value) }
+        sweepCount = Swift.max(Self.minimumSweepCount, storage.count * 2)
+    }
+
+    mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
+
+    mutating func removeAll() {
+        storage = [:]
+        sweepCount = Self.minimumSweepCount
+    }
+
+    /// Drops every unshared entry, in place. Dropping a value can leave
+    /// values that only it referenced unshared (an owner and its
+    /// destinations), so passes repeat until one drops nothing.
+    mutating func sweep() {
+        while true {
+            var unshared: [Key] = []
+            var index = storage.startIndex
+            while index != storage.endIndex {
+                if isKnownUniquelyReferenced(&storage.values[index]) { unshared.append(storage.keys[index]) }
+                storage.formIndex(after: &index)
+            }
+            for key in unshared { storage.removeValue(forKey: key) }
+            if unshared.isEmpty { break }
+        }
+        sweepCount = Swift.max(Self.minimumSweepCount, storage.count * 2)
+    }
+}
