@@ -81,7 +81,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// When the registry was last swept of objects nothing else uses (see
     /// `sweepRegistryIfDue()`), in seconds of system uptime.
-    var lastRegistrySweep: TimeInterval = 0
+    var lastRegistrySweep = ProcessInfo.processInfo.systemUptime
 
     /// Drops the registered objects (and cached rows) the application let go,
     /// at most once a second, when the registry holds enough entries to

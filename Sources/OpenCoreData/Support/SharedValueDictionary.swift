@@ -80,14 +80,27 @@ struct SharedValueDictionary<Key: Hashable, Value: AnyObject> {
     /// destinations), so passes repeat until one drops nothing.
     mutating func sweep() {
         while true {
-            var unshared: [Key] = []
+            var unshared: [Dictionary<Key, Value>.Index] = []
             var index = storage.startIndex
             while index != storage.endIndex {
-                if isKnownUniquelyReferenced(&storage.values[index]) { unshared.append(storage.keys[index]) }
+                if isKnownUniquelyReferenced(&storage.values[index]) { unshared.append(index) }
                 storage.formIndex(after: &index)
             }
-            for key in unshared { storage.removeValue(forKey: key) }
             if unshared.isEmpty { break }
+            if unshared.count * 4 < storage.count {
+                let keys = unshared.map { storage.keys[$0] }
+                for key in keys { storage.removeValue(forKey: key) }
+            } else {
+                // Most entries go: a new table of the rest costs less than removing them one by one.
+                var kept: [Key: Value] = [:]
+                kept.reserveCapacity(storage.count - unshared.count)
+                var next = unshared.makeIterator(), skip = next.next()
+                for index in storage.indices {
+                    if index == skip { skip = next.next(); continue }
+                    kept[storage.keys[index]] = storage.values[index]
+                }
+                storage = kept
+            }
         }
         sweepCount = Swift.max(Self.minimumSweepCount, storage.count * 2)
     }

@@ -129,4 +129,28 @@ import Testing
             #expect((album.value(forKey: "photos") as? NSSet)?.count == 0)
         }
     }
+
+    /// Objects the application let go while their context lives are freed
+    /// by the context's sweep at the end of a `perform` (at most once a
+    /// second, once the registry holds 1024 entries), not only when the
+    /// context goes: the registry holds no weak references, so it drops the
+    /// objects nothing else uses.
+    @Test func releasedObjectsAreFreedWhileTheContextLives() throws {
+        let writer = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        try writer.performAndWait { () throws in
+            for p in 0..<1100 { TestStack.insert("Photo", into: writer, ["name": "p\(p)"]) }
+            try writer.save()
+            writer.reset()
+        }
+        let context = TestStack.sibling(of: writer)
+        let photo = try context.performAndWait { () throws -> Weak in
+            let photos = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
+            #expect(photos.count == 1100)
+            return Weak(photos[0])
+        }
+        Thread.sleep(forTimeInterval: 1.1)
+        context.performAndWait {}
+        #expect(photo.object == nil)
+        #expect(context.performAndWait { context.registeredObjects.isEmpty })
+    }
 }
