@@ -58,11 +58,12 @@ struct SQLiteFetchExecution {
             let statement = try db.makeStatement(sql: plan.sql)
             let layout = SQLiteRowLayout(columnNames: statement.columnNames)
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
-            while let row = try rows.next() {
-                let pk: Int64 = row[0], number: Int = row[1]
+            let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
+            while try rows.next() != nil {
+                guard let pk = columns.integer(0), let number = columns.integer(1).flatMap({ Int(exactly: $0) }) else { continue }
                 if prefetches {
                     guard let id = store.objectID(entityNumber: number, primaryKey: pk),
-                          let snapshot = reader.snapshot(of: id, from: row, layout: layout) else { continue }
+                          let snapshot = reader.snapshot(of: id, from: columns, layout: layout) else { continue }
                     snapshots.append(snapshot)
                 } else {
                     guard store.mapping.entity(number: number) != nil else { continue }

@@ -33,30 +33,32 @@ struct SQLiteRecordReader {
         let layout = SQLiteRowLayout(columnNames: statement.columnNames)
         let pkPosition = statement.columnNames.firstIndex { $0.uppercased() == "Z_PK" } ?? 0
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(keys))
-        while let row = try rows.next() {
-            let pk: Int64 = row[pkPosition]
-            guard let id = wanted[pk], let snapshot = snapshot(of: id, from: row, layout: layout) else { continue }
+        let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
+        while try rows.next() != nil {
+            guard let pk = columns.integer(pkPosition), let id = wanted[pk],
+                  let snapshot = snapshot(of: id, from: columns, layout: layout) else { continue }
             found.append(snapshot)
         }
     }
 
-    /// The snapshot of `id` from `row`, a row of its table with every column
-    /// (found through `layout`, the row's query's); nil when the row's Z_ENT
-    /// is not the entity the ID names.
-    func snapshot(of id: NSManagedObjectID, from row: Row, layout: SQLiteRowLayout) -> StoreSnapshot? {
+    /// The snapshot of `id` from the current row of a statement over its
+    /// table with every column (found through `layout`, the statement's); nil
+    /// when the row's Z_ENT is not the entity the ID names (or not a number).
+    func snapshot(of id: NSManagedObjectID, from row: SQLiteColumnReader, layout: SQLiteRowLayout) -> StoreSnapshot? {
         guard let entity = store.mapping.entity(id.entity) else { return nil }
         let columns = layout.columns(of: entity)
-        guard let entityPosition = columns.entity, row[entityPosition] as Int == entity.number else { return nil }
-        var snapshot = StoreSnapshot(objectID: id, version: columns.version.flatMap { row[$0] as Int64? } ?? 0,
+        guard let entityPosition = columns.entity, row.integer(entityPosition) == Int64(entity.number) else { return nil }
+        var snapshot = StoreSnapshot(objectID: id, version: columns.version.flatMap { row.integer($0) } ?? 0,
                                      layout: id.entity.slotLayout)
         let external = store.externalData.data(reference:)
         for (index, (attribute, _)) in entity.attributes.enumerated() {
             guard let position = columns.attributes[index] else { continue }
-            snapshot[entity.attributeSlots[index]] = SlotValue(attribute: SQLiteValueCoding.value(row[position], for: attribute, external: external))
+            snapshot[entity.attributeSlots[index]] = SlotValue(attribute: row.value(position, for: attribute, external: external))
         }
         for (index, (relationship, _)) in entity.relationships.enumerated() {
-            guard let position = columns.foreignKeys[index].key, let key: Int64 = row[position] else { continue }
-            let destination = columns.foreignKeys[index].entity.flatMap { row[$0] as Int? }.flatMap(store.mapping.entity(number:))
+            guard let position = columns.foreignKeys[index].key, let key = row.integer(position) else { continue }
+            let destination = columns.foreignKeys[index].entity.flatMap { row.integer($0) }.flatMap { Int(exactly: $0) }
+                .flatMap(store.mapping.entity(number:))
                 ?? relationship.destinationEntity
             if let destination { snapshot[entity.relationshipSlots[index]] = .id(store.objectID(for: destination, primaryKey: key)) }
         }
