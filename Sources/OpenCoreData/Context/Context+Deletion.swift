@@ -40,6 +40,7 @@ extension NSManagedObjectContext {
             let wave = pendingDeletes
             pendingDeletes = []
             fulfillFaults(wave)
+            readToManyFaults(of: wave)
             for object in wave { runDeleteRules(of: object) }
         }
         for object in deleted.objects where object.isInsertedFlag { forget(object) }

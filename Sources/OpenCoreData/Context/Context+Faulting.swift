@@ -67,6 +67,28 @@ extension NSManagedObjectContext {
         return rows
     }
 
+    /// Reads the unread to-many relationships of `objects` (only
+    /// `relationship` when given) from their stores: one read per store,
+    /// relationship and 500 owners, instead of one per object.
+    func readToManyFaults(of objects: [NSManagedObject], only relationship: NSRelationshipDescription? = nil) {
+        guard let coordinator = persistentStoreCoordinator else { return }
+        struct Group: Hashable { let store, relationship: ObjectIdentifier }
+        var owners: [Group: (NSPersistentStore, NSRelationshipDescription, Int, [NSManagedObject])] = [:]
+        for object in objects where object.managedObjectContext === self && !object.isFault {
+            guard let store = object.objectID.persistentStore else { continue }
+            let layout = object.values.layout
+            for (slot, property) in layout.properties.enumerated() where object.values[slot].isUnread {
+                guard let toMany = property as? NSRelationshipDescription, relationship.map({ $0 === toMany }) ?? true else { continue }
+                let group = Group(store: ObjectIdentifier(store), relationship: ObjectIdentifier(toMany))
+                owners[group, default: (store, toMany, slot, [])].3.append(object)
+            }
+        }
+        for (store, toMany, slot, group) in owners.values {
+            let read = (try? coordinator.performStoreAccess { try store.destinations(of: group.map(\.objectID), via: toMany) }) ?? [:]
+            for object in group { object.fillUnreadToMany(slot, with: read[object.objectID] ?? []) }
+        }
+    }
+
     func fulfill(_ object: NSManagedObject, with row: StoreRowCache.Row) {
         object.isFaultStorage = false
         object.isInaccessible = false

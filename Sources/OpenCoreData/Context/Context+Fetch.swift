@@ -185,6 +185,10 @@ extension NSManagedObjectContext {
                 var seen = Set<ObjectIdentifier>(), next: [NSManagedObject] = []
                 for object in current where !object.isFault && !object.isInaccessible {
                     guard let relationship = object.entity.relationshipsByName[name] else { continue }
+                    // The first owner still unread reads them all, one query per 500 owners.
+                    if relationship.isToMany, object.values[object.values.layout.slot(of: relationship)].isUnread {
+                        readToManyFaults(of: current, only: relationship)
+                    }
                     let destinations = relationship.isToMany
                         ? object.related(name).objects : object.destination(name).map { [$0] } ?? []
                     for destination in destinations where seen.insert(ObjectIdentifier(destination)).inserted {

@@ -111,7 +111,7 @@ struct SavePlan {
             case .objects(let set):
                 let ids = set.objects.compactMap(id)
                 snapshot[slot] = ids.isEmpty ? .none : .ids(ids)
-            case .ids: continue // never made into objects: stored IDs already
+            case .ids, .unread: continue // never made into objects (or never read): as stored
             default: snapshot[slot] = .none
             }
         }

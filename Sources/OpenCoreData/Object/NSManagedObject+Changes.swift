@@ -31,7 +31,13 @@ extension NSManagedObject {
         var result: [String: Any] = [:]
         for key in keys ?? entity.properties.map(\.name) {
             guard let property = entity.propertiesByName[key] else { continue }
-            let value = committed[committed.layout.slot(of: property)]
+            var value = committed[committed.layout.slot(of: property)]
+            if value.isUnread, let relationship = property as? NSRelationshipDescription, let store = objectID.persistentStore {
+                let read = try? context.persistentStoreCoordinator?.performStoreAccess {
+                    try store.destinations(of: [objectID], via: relationship)
+                }
+                value = (read?[objectID]).map(SlotValue.ids) ?? .none
+            }
             if let relationship = property as? NSRelationshipDescription {
                 let objects = value.destinationIDs.map(context.object(with:))
                 if relationship.isToMany {
@@ -68,6 +74,8 @@ extension NSManagedObject {
     /// relationships by destination IDs (in order only for ordered ones).
     private func same(_ lhs: SlotValue, _ rhs: SlotValue, _ property: NSPropertyDescription) -> Bool {
         guard let relationship = property as? NSRelationshipDescription else { return ValueEquality.equal(lhs.any, rhs.any) }
+        // A to-many relationship never read was never changed.
+        if lhs.isUnread || rhs.isUnread { return true }
         let l = lhs.destinationIDs, r = rhs.destinationIDs
         return relationship.isOrdered ? l == r : Set(l) == Set(r)
     }

@@ -16,7 +16,7 @@ extension NSManagedObject {
         }
         if isFaultStorage { return true }
         switch values[values.layout.slot(of: relationship)] {
-        case .ids, .id: return true
+        case .ids, .id, .unread: return true
         case .object(let object): return object.isFault
         default: return false
         }
@@ -25,6 +25,10 @@ extension NSManagedObject {
     /// The destinations of the to-many relationship in `slot`, made from
     /// their IDs at first use (without recording a change); empty without a context.
     func resolvedToMany(_ slot: Int) -> ManagedObjectSet {
+        if values[slot].isUnread, let context = managedObjectContext,
+           let relationship = values.layout.properties[slot] as? NSRelationshipDescription {
+            context.readToManyFaults(of: [self], only: relationship)
+        }
         switch values[slot] {
         case .objects(let set): return set
         case .ids(let ids):
@@ -47,6 +51,26 @@ extension NSManagedObject {
             values[slot] = .object(object)
             return object
         default: return nil
+        }
+    }
+
+    /// Puts the destinations read from the store into the unread to-many
+    /// `slot`, and into the committed record and the event's starting values
+    /// where those hold it unread too, so that changes compare against what
+    /// the store held.
+    func fillUnreadToMany(_ slot: Int, with ids: [NSManagedObjectID]) {
+        let value: SlotValue = ids.isEmpty ? .none : .ids(ids)
+        guard values[slot].isUnread else { return }
+        values[slot] = value
+        if var baseline = eventBaseline, baseline[slot].isUnread {
+            baseline[slot] = value
+            eventBaseline = baseline
+        }
+        if let row = committedRow, row.snapshot[slot].isUnread {
+            var snapshot = row.snapshot
+            snapshot[slot] = value
+            // The object's own copy: the cached row stays as the store read it.
+            committedRow = StoreRowCache.Row(snapshot, time: row.time)
         }
     }
 }

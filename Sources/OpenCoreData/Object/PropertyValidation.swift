@@ -15,6 +15,9 @@ enum PropertyValidation {
             let key = property.name
             // `primitiveValue(forKey:)` without looking the property up by name again.
             object.fireFaultIfNeeded()
+            // A to-many relationship never read holds what the store holds; without rules there is nothing to read it for.
+            if isPlain, let relationship = property as? NSRelationshipDescription, relationship.hasNoValidationRules,
+               object.values[object.values.layout.slot(of: relationship)].isUnread { continue }
             let original = object.publicValue(forKey: key, property: property)
             do {
                 if isPlain {
@@ -157,5 +160,13 @@ extension NSError {
         guard errors.count > 1 else { return errors.first }
         return .coreData(NSValidationMultipleErrorsError, "Multiple validation errors occurred.",
                          userInfo: [NSDetailedErrorsKey: errors])
+    }
+}
+
+extension NSRelationshipDescription {
+    /// Whether no value of the relationship can fail validation: optional,
+    /// no count bounds, no validation predicates.
+    var hasNoValidationRules: Bool {
+        isOptional && minCount == 0 && maxCount == 0 && validationPredicateStorage.isEmpty
     }
 }

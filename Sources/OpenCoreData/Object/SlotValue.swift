@@ -15,6 +15,10 @@ enum SlotValue {
     /// A to-many relationship's destinations known by ID (in order for
     /// ordered relationships).
     case ids([NSManagedObjectID])
+    /// A to-many relationship the store did not read with its owner's record
+    /// (Core Data's to-many fault): its destinations are read when it is
+    /// first used (`NSPersistentStore.destinations(of:via:)`).
+    case unread
 
     /// An attribute value, or none for nil.
     init(attribute value: Any?) {
@@ -44,6 +48,7 @@ enum SlotValue {
         case .id(let id): id
         case .objects(let set): set
         case .ids(let ids): ids
+        case .unread: nil
         }
     }
 
@@ -52,14 +57,21 @@ enum SlotValue {
         return false
     }
 
-    /// The destination IDs of a relationship value.
+    /// Whether the value is a to-many relationship not read yet.
+    var isUnread: Bool {
+        if case .unread = self { return true }
+        return false
+    }
+
+    /// The destination IDs of a relationship value (none for `.unread`: ask
+    /// the store).
     var destinationIDs: [NSManagedObjectID] {
         switch self {
         case .object(let object): [object.objectID]
         case .id(let id): [id]
         case .objects(let set): set.objects.map(\.objectID)
         case .ids(let ids): ids
-        case .none, .value: []
+        case .none, .value, .unread: []
         }
     }
 }

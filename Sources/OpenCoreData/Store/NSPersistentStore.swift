@@ -68,9 +68,40 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         preconditionFailure("\(Swift.type(of: self)) does not implement newPrimaryKeys(for:count:)")
     }
 
-    /// The records of `ids` that exist, by ID.
+    /// The records of `ids` that exist, by ID. A store may leave to-many
+    /// relationships `.unread`, to be read by `destinations(of:via:)` when used.
     func snapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {
         preconditionFailure("\(Swift.type(of: self)) does not implement snapshots(for:)")
+    }
+
+    /// The destinations of the to-many `relationship` of each record of
+    /// `ids` that has any (in order for ordered relationships). This general
+    /// form takes them from the records; stores that leave to-many
+    /// relationships unread override it.
+    func destinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription) throws
+        -> [ObjectKey: [NSManagedObjectID]] {
+        try snapshots(for: ids).compactMapValues { snapshot in
+            let ids = snapshot[snapshot.layout.slot(of: relationship)].destinationIDs
+            return ids.isEmpty ? nil : ids
+        }
+    }
+
+    /// The records of `ids` with every to-many relationship read: what
+    /// evaluating key paths over stored records needs.
+    func completeSnapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {
+        var found = try snapshots(for: ids)
+        let byEntity = Dictionary(grouping: found.keys) { ObjectIdentifier($0.id.entity) }
+        for keys in byEntity.values {
+            let layout = found[keys[0]]!.layout
+            for (slot, property) in layout.properties.enumerated() {
+                guard let relationship = property as? NSRelationshipDescription, relationship.isToMany else { continue }
+                let owners = keys.filter { found[$0]![slot].isUnread }
+                guard !owners.isEmpty else { continue }
+                let read = try destinations(of: owners.map(\.id), via: relationship)
+                for owner in owners { found[owner]![slot] = read[owner].map(SlotValue.ids) ?? .none }
+            }
+        }
+        return found
     }
 
     /// The IDs of the records a fetch selects, in the request's order, with

@@ -14,7 +14,7 @@ final class StoreRowLoader {
     func rows(_ ids: [NSManagedObjectID]) throws -> [StoreRow] {
         for group in Dictionary(grouping: ids, by: { $0.persistentStore.map(ObjectIdentifier.init) }).values {
             guard let store = group[0].persistentStore else { continue }
-            snapshots.merge(try store.snapshots(for: group)) { a, _ in a }
+            snapshots.merge(try store.completeSnapshots(for: group)) { a, _ in a }
             loaded.formUnion(group.lazy.map(ObjectKey.init))
         }
         return ids.map { StoreRow(loader: self, id: $0) }
@@ -24,7 +24,7 @@ final class StoreRowLoader {
         if let known = snapshots[id] { return known }
         guard loaded.insert(ObjectKey(id)).inserted else { return nil }
         // A read failing mid-evaluation reads as a missing record, as a dangling reference does.
-        let found = (try? id.persistentStore?.snapshots(for: [id]))?[id]
+        let found = (try? id.persistentStore?.completeSnapshots(for: [id]))?[id]
         snapshots[id] = found
         return found
     }

@@ -70,7 +70,6 @@ struct SQLiteFetchExecution {
                     keys.append(pk: pk, entityNumber: number)
                 }
             }
-            if prefetches { try reader.readToMany(into: &snapshots) }
             return (keys, snapshots)
         }
         // The records' IDs serve as the result's, instead of a second ID per row.

@@ -1,9 +1,10 @@
 import GRDB
 
 /// Reads records back into snapshots: one query per table and chunk of 500
-/// keys for the rows, then one query per to-many relationship and chunk for
-/// the destinations (from the inverse key, the join table or the hidden key,
-/// in order-key order when ordered).
+/// keys for the rows, their to-many relationships left `.unread` (as Core
+/// Data's snapshots hold no to-many relationships); `destinations(of:via:)`
+/// reads those with one query per chunk of owners (from the inverse key, the
+/// join table or the hidden key, in order-key order when ordered).
 struct SQLiteRecordReader {
     /// Keys per `IN (…)` list: well below SQLite's bound-parameter limit.
     static let chunkSize = 500
@@ -20,7 +21,6 @@ struct SQLiteRecordReader {
                 try readRows(table: table, keys: chunk, wanted: wanted, into: &found)
             }
         }
-        try readToMany(into: &found)
         return Dictionary(found.map { (ObjectKey($0.objectID), $0) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -56,6 +56,10 @@ struct SQLiteRecordReader {
             snapshot[entity.attributeSlots[index]] = SlotValue(attribute: row.value(position, for: attribute, external: external))
         }
         for (index, (relationship, _)) in entity.relationships.enumerated() {
+            if relationship.isToMany {
+                snapshot[entity.relationshipSlots[index]] = .unread
+                continue
+            }
             guard let position = columns.foreignKeys[index].key, let key = row.integer(position) else { continue }
             let destination = columns.foreignKeys[index].entity.flatMap { row.integer($0) }.flatMap { Int(exactly: $0) }
                 .flatMap(store.mapping.entity(number:))
@@ -65,43 +69,40 @@ struct SQLiteRecordReader {
         return snapshot
     }
 
-    /// Fills the to-many relationships of the snapshots in `found`.
-    func readToMany(into found: inout [StoreSnapshot]) throws {
-        let byEntity = Dictionary(grouping: found.indices) { ObjectIdentifier(found[$0].objectID.entity) }
-        for positions in byEntity.values {
-            guard let entity = store.mapping.entity(found[positions[0]].objectID.entity),
-                  entity.relationships.contains(where: { $0.relationship.isToMany }) else { continue }
-            let positionByKey = Dictionary(positions.map { (found[$0].objectID.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
-            let slots = found[positions[0]].layout
-            for (relationship, storage) in entity.relationships where relationship.isToMany {
-                // Gathered apart and stored once: appending in the snapshot copied the list per destination.
-                var destinations: [Int: [NSManagedObjectID]] = [:]
-                defer { for (position, ids) in destinations { found[position][slots.slot(of: relationship)] = .ids(ids) } }
-                guard let destinationTable = relationship.destinationEntity.flatMap(store.mapping.entity)?.table else { continue }
-                for chunk in Self.chunks(Array(positionByKey.keys)) {
-                    let sql: String
-                    switch storage {
-                    case .foreignKey: continue
-                    case .inverseForeignKey(let key):
-                        let (table, column, order) = (key.table, key.column, key.orderColumn)
-                        sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(chunk.count)))"
-                            + " ORDER BY \(order.map { "\($0), " } ?? "")Z_PK"
-                    case .hiddenForeignKey(let table, let column):
-                        sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(chunk.count))) ORDER BY Z_PK"
-                    case .joinTable(let join):
-                        sql = "SELECT j.\(join.source), d.Z_PK, d.Z_ENT FROM \(join.table) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.destination)"
-                            + " WHERE j.\(join.source) IN (\(Self.placeholders(chunk.count)))"
-                            + " ORDER BY \(join.order.map { "j.\($0), " } ?? "")d.Z_PK"
-                    }
-                    let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk))
-                    while let row = try rows.next() {
-                        let source: Int64 = row[0], key: Int64 = row[1], number: Int = row[2]
-                        guard let position = positionByKey[source], let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }
-                        destinations[position, default: []].append(destination)
-                    }
-                }
+    /// The destinations of `relationship` of the records whose primary keys
+    /// are `keys`, by owner key; owners without destinations are left out.
+    func destinations(of keys: [Int64], via relationship: NSRelationshipDescription) throws -> [Int64: [NSManagedObjectID]] {
+        guard let owner = relationship.entity.flatMap(store.mapping.entity),
+              let storage = owner.relationships.first(where: { $0.relationship === relationship })?.storage,
+              let destinationTable = relationship.destinationEntity.flatMap(store.mapping.entity)?.table else { return [:] }
+        var found: [Int64: [NSManagedObjectID]] = [:]
+        for chunk in Self.chunks(keys) {
+            let sql: String
+            switch storage {
+            case .foreignKey: return [:]
+            case .inverseForeignKey(let key):
+                let (table, column, order) = (key.table, key.column, key.orderColumn)
+                sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(chunk.count)))"
+                    + " ORDER BY \(order.map { "\($0), " } ?? "")Z_PK"
+            case .hiddenForeignKey(let table, let column):
+                sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(chunk.count))) ORDER BY Z_PK"
+            case .joinTable(let join):
+                sql = "SELECT j.\(join.source), d.Z_PK, d.Z_ENT FROM \(join.table) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.destination)"
+                    + " WHERE j.\(join.source) IN (\(Self.placeholders(chunk.count)))"
+                    + " ORDER BY \(join.order.map { "j.\($0), " } ?? "")d.Z_PK"
+            }
+            store.toManyQueryCount += 1
+            let statement = try db.cachedStatement(sql: sql)
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
+            let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
+            while try rows.next() != nil {
+                guard let source = columns.integer(0), let key = columns.integer(1),
+                      let number = columns.integer(2).flatMap({ Int(exactly: $0) }),
+                      let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }
+                found[source, default: []].append(destination)
             }
         }
+        return found
     }
 
     static func chunks(_ keys: [Int64]) -> [[Int64]] {

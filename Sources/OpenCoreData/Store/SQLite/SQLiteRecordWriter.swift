@@ -173,7 +173,10 @@ struct SQLiteRecordWriter {
                              inserted: Bool) throws {
         let pk = snapshot.objectID.primaryKey!
         for (relationship, storage) in relationships {
-            let destinations = snapshot[snapshot.layout.slot(of: relationship)].destinationIDs.compactMap(\.primaryKey)
+            let value = snapshot[snapshot.layout.slot(of: relationship)]
+            // Never read, so never changed: what the file holds stays.
+            guard !value.isUnread else { continue }
+            let destinations = value.destinationIDs.compactMap(\.primaryKey)
             switch storage {
             case .foreignKey:
                 continue

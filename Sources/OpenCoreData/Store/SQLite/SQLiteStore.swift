@@ -29,6 +29,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// How many `SELECT … WHERE Z_PK IN (…)` record reads the store has run
     /// (one per table and chunk of keys); for tests of batched loading.
     var recordQueryCount = 0
+    /// How many to-many reads (`destinations(of:via:)` queries, one per chunk
+    /// of owners) the store has run; for tests of to-many faults.
+    var toManyQueryCount = 0
 
     /// How many records read ahead wait for their faults (bounded by one batch).
     var waitingRecordCount: Int { prefetched.count }
@@ -98,6 +101,20 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         for id in missing { found[id] = loaded.removeValue(forKey: ObjectKey(id)) }
         // The rest of the batch waits for its own faults; it replaces the previous batch.
         if wanted.count > missing.count { prefetched = loaded }
+        return found
+    }
+
+    override func destinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription) throws
+        -> [ObjectKey: [NSManagedObjectID]] {
+        let owners = ids.filter { $0.storeIdentifier == identifier && $0.primaryKey != nil }
+        guard !owners.isEmpty else { return [:] }
+        let byKey = try translatingErrors {
+            try database.read { db in
+                try SQLiteRecordReader(store: self, db: db).destinations(of: owners.map { $0.primaryKey! }, via: relationship)
+            }
+        }
+        var found: [ObjectKey: [NSManagedObjectID]] = [:]
+        for owner in owners { if let destinations = byKey[owner.primaryKey!] { found[owner] = destinations } }
         return found
     }
 

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import OpenCoreData
+
+/// To-many relationships of the SQLite store are faults until used: the
+/// store reads an object's record without them and reads a relationship's
+/// destinations when it is first used, for all owners that need them at
+/// once where it can. Core Data: "a to-many relationship is represented by
+/// a fault" until accessed, and snapshots "contain attributes + to-one IDs,
+/// not to-many" (coredata-behaviour.md §3.5, §3.6; Core Data Programming
+/// Guide, "Faulting and Uniquing").
+@Suite struct ToManyFaultTests {
+    /// A store with 3 albums of 10 photos, saved and let go; a new context on it.
+    private static func albums() throws -> (NSManagedObjectContext, SQLiteStore) {
+        let writer = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        try writer.performAndWait { () throws in
+            for a in 0..<3 {
+                let album = TestStack.insert("Album", into: writer, ["name": "a\(a)"])
+                for p in 0..<10 { TestStack.insert("Photo", into: writer, ["name": "p\(a)-\(p)", "album": album]) }
+            }
+            try writer.save()
+            writer.reset()
+        }
+        let store = try #require(writer.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
+        return (TestStack.sibling(of: writer), store)
+    }
+
+    private static func fetchAlbums(_ context: NSManagedObjectContext) throws -> [NSManagedObject] {
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Album")
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        request.returnsObjectsAsFaults = false
+        return try context.fetch(request)
+    }
+
+    @Test func aFetchReadsNoToManyUntilOneIsUsed() throws {
+        let (context, store) = try Self.albums()
+        try context.performAndWait { () throws in
+            let albums = try Self.fetchAlbums(context)
+            #expect(store.toManyQueryCount == 0)
+            #expect(albums.allSatisfy { $0.hasFault(forRelationshipNamed: "photos") })
+            #expect((albums[0].value(forKey: "photos") as? NSSet)?.count == 10)
+            #expect(store.toManyQueryCount == 1)
+            #expect(!albums[0].hasFault(forRelationshipNamed: "photos"))
+            #expect(albums[1].hasFault(forRelationshipNamed: "photos"))
+            // Reading it again reads nothing.
+            #expect((albums[0].value(forKey: "photos") as? NSSet)?.count == 10)
+            #expect(store.toManyQueryCount == 1)
+        }
+    }
+
+    /// Reading a to-many relationship is no change; adding to it is one, and
+    /// the save writes it.
+    @Test func changesCompareWithWhatTheStoreHeld() throws {
+        let (context, _) = try Self.albums()
+        try context.performAndWait { () throws in
+            let albums = try Self.fetchAlbums(context)
+            _ = albums[0].value(forKey: "photos")
+            #expect(albums[0].changedValues().isEmpty)
+            #expect(albums[1].committedValues(forKeys: ["photos"])["photos"].flatMap { ($0 as? NSSet)?.count } == 10)
+            let photo = TestStack.insert("Photo", into: context, ["name": "new"])
+            albums[1].mutableSetValue(forKey: "photos").add(photo)
+            #expect(albums[1].changedValues().keys.contains("photos"))
+            try context.save()
+        }
+        let reader = TestStack.sibling(of: context)
+        try reader.performAndWait { () throws in
+            let albums = try Self.fetchAlbums(reader)
+            #expect((albums[1].value(forKey: "photos") as? NSSet)?.count == 11)
+        }
+    }
+
+    /// Deleting albums reads their photos once for the whole wave, and the
+    /// Cascade rule reaches every photo.
+    @Test func aCascadeReadsEachWavesToManyTogether() throws {
+        let (context, store) = try Self.albums()
+        try context.performAndWait { () throws in
+            for album in try Self.fetchAlbums(context) { context.delete(album) }
+            context.processPendingChanges()
+            #expect(store.toManyQueryCount == 1)
+            try context.save()
+            #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
+        }
+    }
+
+    /// Prefetching a to-many key path reads it for every owner at once.
+    @Test func prefetchingReadsOneQueryForAllOwners() throws {
+        let (context, store) = try Self.albums()
+        try context.performAndWait { () throws in
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Album")
+            request.relationshipKeyPathsForPrefetching = ["photos"]
+            let albums = try context.fetch(request)
+            #expect(store.toManyQueryCount == 1)
+            #expect(albums.allSatisfy { !$0.hasFault(forRelationshipNamed: "photos") })
+            #expect(albums.map { ($0.value(forKey: "photos") as? NSSet)?.count ?? 0 } == [10, 10, 10])
+            #expect(store.toManyQueryCount == 1)
+        }
+    }
+
+    /// A many-to-many relationship never read is not rewritten by a save of
+    /// its owner: the join table keeps every link (a wrong empty list here
+    /// would delete them).
+    @Test func savingAnOwnerKeepsLinksItNeverRead() throws {
+        let context = try TestStack.context(TestStack.quakesModel(), .sqlite)
+        let url = try #require(context.persistentStoreCoordinator?.persistentStores.first?.url)
+        try context.performAndWait { () throws in
+            let countries = (0..<3).map { TestStack.insert("Country", into: context, ["name": "c\($0)"]) }
+            let quake = TestStack.insert("Quake", into: context, ["place": "here", "magnitude": 5.0])
+            quake.setValue(NSSet(array: countries), forKey: "countries")
+            try context.save()
+        }
+        let editor = try TestStack.reader(of: context)
+        try editor.performAndWait { () throws in
+            let quake = try #require(try editor.fetch(NSFetchRequest<NSManagedObject>(entityName: "Quake")).first)
+            #expect(quake.hasFault(forRelationshipNamed: "countries"))
+            quake.setValue(6.5, forKey: "magnitude")
+            try editor.save()
+        }
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: TestStack.quakesModel())
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        reader.persistentStoreCoordinator = coordinator
+        try reader.performAndWait { () throws in
+            let quake = try #require(try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Quake")).first)
+            #expect(quake.value(forKey: "magnitude") as? Double == 6.5)
+            #expect((quake.value(forKey: "countries") as? NSSet)?.count == 3)
+        }
+    }
+}
