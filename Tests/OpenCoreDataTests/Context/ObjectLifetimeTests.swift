@@ -19,15 +19,7 @@ import Testing
 
     /// A file store with 3 albums of 10 photos each, saved and let go.
     private static func storeWithGraph() throws -> NSPersistentStoreCoordinator {
-        let writer = try TestStack.context(TestStack.albumsModel(), .sqlite)
-        try writer.performAndWait { () throws in
-            for a in 0..<3 {
-                let album = TestStack.insert("Album", into: writer, ["name": "a\(a)"])
-                for p in 0..<10 { TestStack.insert("Photo", into: writer, ["name": "p\(a)-\(p)", "album": album]) }
-            }
-            try writer.save()
-        }
-        return try #require(writer.persistentStoreCoordinator)
+        try #require(TestStack.albumsWithPhotos().persistentStoreCoordinator)
     }
 
     private static func context(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {

@@ -130,6 +130,21 @@ enum TestStack {
         return other
     }
 
+    /// A context on a SQLite file holding 3 albums "a0"…"a2" of 10 photos
+    /// "pA-P" each, saved and reset, so that nothing of them is loaded.
+    static func albumsWithPhotos() throws -> NSManagedObjectContext {
+        let writer = try context(albumsModel(), .sqlite)
+        try writer.performAndWait { () throws in
+            for a in 0..<3 {
+                let album = insert("Album", into: writer, ["name": "a\(a)"])
+                for p in 0..<10 { insert("Photo", into: writer, ["name": "p\(a)-\(p)", "album": album]) }
+            }
+            try writer.save()
+            writer.reset()
+        }
+        return writer
+    }
+
     static func insert(_ entity: String, into context: NSManagedObjectContext, _ values: [String: Any] = [:]) -> NSManagedObject {
         let object = NSEntityDescription.insertNewObject(forEntityName: entity, into: context)
         for (key, value) in values { object.setValue(value, forKey: key) }

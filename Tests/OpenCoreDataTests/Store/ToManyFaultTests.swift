@@ -12,15 +12,7 @@ import Testing
 @Suite struct ToManyFaultTests {
     /// A store with 3 albums of 10 photos, saved and let go; a new context on it.
     private static func albums() throws -> (NSManagedObjectContext, SQLiteStore) {
-        let writer = try TestStack.context(TestStack.albumsModel(), .sqlite)
-        try writer.performAndWait { () throws in
-            for a in 0..<3 {
-                let album = TestStack.insert("Album", into: writer, ["name": "a\(a)"])
-                for p in 0..<10 { TestStack.insert("Photo", into: writer, ["name": "p\(a)-\(p)", "album": album]) }
-            }
-            try writer.save()
-            writer.reset()
-        }
+        let writer = try TestStack.albumsWithPhotos()
         let store = try #require(writer.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
         return (TestStack.sibling(of: writer), store)
     }
