@@ -34,8 +34,7 @@ struct SQLiteRecordReader {
         let pkPosition = statement.columnNames.firstIndex { $0.uppercased() == "Z_PK" } ?? 0
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(keys))
         while let row = try rows.next() {
-            let pk: Int64 = row[pkPosition]
-            guard let id = wanted[pk], let snapshot = snapshot(of: id, from: row, layout: layout) else { continue }
+            guard let pk = Self.integer(row, pkPosition), let id = wanted[pk], let snapshot = snapshot(of: id, from: row, layout: layout) else { continue }
             found.append(snapshot)
         }
     }
@@ -46,8 +45,10 @@ struct SQLiteRecordReader {
     func snapshot(of id: NSManagedObjectID, from row: Row, layout: SQLiteRowLayout) -> StoreSnapshot? {
         guard let entity = store.mapping.entity(id.entity) else { return nil }
         let columns = layout.columns(of: entity)
-        guard let entityPosition = columns.entity, row[entityPosition] as Int == entity.number else { return nil }
-        var snapshot = StoreSnapshot(objectID: id, version: columns.version.flatMap { row[$0] as Int64? } ?? 0)
+        // Columns are read without GRDB's trapping conversions: a row whose
+        // Z_ENT is NULL or not a number is no object, as in a fetch's WHERE.
+        guard let entityPosition = columns.entity, Self.integer(row, entityPosition) == Int64(entity.number) else { return nil }
+        var snapshot = StoreSnapshot(objectID: id, version: columns.version.flatMap { Self.integer(row, $0) } ?? 0)
         snapshot.attributes.reserveCapacity(entity.attributes.count)
         let external = store.externalData.data(reference:)
         for (index, (attribute, _)) in entity.attributes.enumerated() {
@@ -57,8 +58,9 @@ struct SQLiteRecordReader {
             }
         }
         for (index, (relationship, _)) in entity.relationships.enumerated() {
-            guard let position = columns.foreignKeys[index].key, let key: Int64 = row[position] else { continue }
-            let destination = columns.foreignKeys[index].entity.flatMap { row[$0] as Int? }.flatMap(store.mapping.entity(number:))
+            guard let position = columns.foreignKeys[index].key, let key = Self.integer(row, position) else { continue }
+            let destination = columns.foreignKeys[index].entity.flatMap { Self.integer(row, $0) }.flatMap { Int(exactly: $0) }
+                .flatMap(store.mapping.entity(number:))
                 ?? relationship.destinationEntity
             if let destination { snapshot.toOne[relationship.name] = store.objectID(for: destination, primaryKey: key) }
         }
@@ -91,13 +93,21 @@ struct SQLiteRecordReader {
                     }
                     let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk))
                     while let row = try rows.next() {
-                        let source: Int64 = row[0], key: Int64 = row[1], number: Int = row[2]
-                        guard let position = positionByKey[source], let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }
+                        guard let source = Self.integer(row, 0), let key = Self.integer(row, 1), let number = Self.integer(row, 2).flatMap({ Int(exactly: $0) }),
+                              let position = positionByKey[source], let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }
                         found[position].toMany[relationship.name, default: []].append(destination)
                     }
                 }
             }
         }
+    }
+
+    /// The integer in column `index` of `row`; nil for NULL or any other value
+    /// (the file is untrusted, and GRDB's typed subscripts trap on those).
+    static func integer(_ row: Row, _ index: Int) -> Int64? {
+        let value = row[index] as DatabaseValue
+        guard case .int64(let integer) = value.storage else { return nil }
+        return integer
     }
 
     static func chunks(_ keys: [Int64]) -> [[Int64]] {
