@@ -78,6 +78,7 @@ enum PredicateFormatter {
             let rest = arguments.map { ", " + format($0) }.joined()
             return "FUNCTION(\(format(operand)), \(constant(name))\(rest))"
         case .function(let name, nil, let arguments):
+            if let negated = negation(expression) { return "-" + unaryOperand(negated) }
             if let infix = BuiltInFunction.infixOperator(name), arguments.count == 2 {
                 return infixOperation(infix, arguments[0], arguments[1])
             }
@@ -102,9 +103,30 @@ enum PredicateFormatter {
         }
     }
 
+    /// The operand of a unary minus: the parser reads `-x` (x not a number
+    /// literal) as `from:subtract:(0, x)`, so that tree prints as `-x`. Printed
+    /// as `0 - (0 - x)` instead, a chain of n minuses would nest three levels
+    /// per minus and outgrow the parser's depth limit, which counts one.
+    private static func negation(_ e: NSExpression) -> NSExpression? {
+        guard case .function("from:subtract:", nil, let arguments) = e.kind, arguments.count == 2,
+              case .constant(let zero?) = arguments[0].kind, type(of: zero) == Int.self, zero as? Int == 0 else { return nil }
+        return arguments[1]
+    }
+
+    /// What follows a unary minus: bare when the parser reads it back as the
+    /// minus's operand (postfix expressions, another unary minus), else in
+    /// parentheses (infix operations; number literals, which `-` would fold
+    /// into a negative constant).
+    private static func unaryOperand(_ e: NSExpression) -> String {
+        if negation(e) != nil { return format(e) }
+        if case .constant = e.kind { return "(\(format(e)))" }
+        return precedence(e) == nil ? format(e) : "(\(format(e)))"
+    }
+
     /// Precedence of an expression printed as an infix operation, else nil.
     private static func precedence(_ e: NSExpression) -> Int? {
-        switch e.kind {
+        if negation(e) != nil { return 4 } // a unary minus, as a negative number below
+        return switch e.kind {
         case .function(let name, nil, let arguments) where arguments.count == 2: BuiltInFunction.infixOperator(name)?.precedence
         case .unionSet, .intersectSet, .minusSet, .assignment: 0
         case .constant(let value):
@@ -143,7 +165,10 @@ enum PredicateFormatter {
         if let number = NumericValue(value) { return self.number(number) }
         if let date = Values.date(value) { return "CAST(\(seconds(date.timeIntervalSinceReferenceDate)), \"NSDate\")" }
         if let elements = Collections.elements(of: value) {
-            return "{" + elements.map { constant($0) }.joined(separator: ", ") + "}"
+            var printed = elements.map { constant($0) }
+            // A set's iteration order differs between copies and runs; sorted, it prints the same each time.
+            if !Collections.isOrdered(value) { printed.sort() }
+            return "{" + printed.joined(separator: ", ") + "}"
         }
         if let expression = value as? NSExpression { return format(expression) }
         return String(describing: value)
