@@ -64,7 +64,14 @@ enum PredicateFormatter {
 
     // MARK: Expressions
 
-    static func format(_ expression: NSExpression) -> String {
+    static func format(_ expression: NSExpression) -> String { format(expression, followed: false) }
+
+    /// `expression` printed where `followed` says whether an arithmetic, set or
+    /// postfix operator follows it at the same level. It matters for `$x :=
+    /// value` only: the parser reads the value as far as it goes, so a followed
+    /// assignment is parenthesised and an unfollowed one is not (parentheses
+    /// the input did not have would nest deeper than the parser allows).
+    private static func format(_ expression: NSExpression, followed: Bool) -> String {
         switch expression.kind {
         case .constant(let value): return constant(value)
         case .evaluatedObject: return "SELF"
@@ -78,9 +85,9 @@ enum PredicateFormatter {
             let rest = arguments.map { ", " + format($0) }.joined()
             return "FUNCTION(\(format(operand)), \(constant(name))\(rest))"
         case .function(let name, nil, let arguments):
-            if let negated = negation(expression) { return "-" + unaryOperand(negated) }
+            if let negated = negation(expression) { return "-" + unaryOperand(negated, followed: followed) }
             if let infix = BuiltInFunction.infixOperator(name), arguments.count == 2 {
-                return infixOperation(infix, arguments[0], arguments[1])
+                return infixOperation(infix, arguments[0], arguments[1], followed: followed)
             }
             if name == "objectFrom:withIndex:", arguments.count == 2 {
                 return postfixOperand(arguments[0]) + "[\(format(arguments[1]))]"
@@ -89,9 +96,9 @@ enum PredicateFormatter {
                 return "CAST(\(format(arguments[0])), \(format(arguments[1])))"
             }
             return "\(name)(\(arguments.map(format).joined(separator: ", ")))"
-        case .unionSet(let l, let r): return "\(format(l)) UNION \(setOperand(r))"
-        case .intersectSet(let l, let r): return "\(format(l)) INTERSECT \(setOperand(r))"
-        case .minusSet(let l, let r): return "\(format(l)) MINUS \(setOperand(r))"
+        case .unionSet(let l, let r): return "\(format(l, followed: true)) UNION \(setOperand(r, followed: followed))"
+        case .intersectSet(let l, let r): return "\(format(l, followed: true)) INTERSECT \(setOperand(r, followed: followed))"
+        case .minusSet(let l, let r): return "\(format(l, followed: true)) MINUS \(setOperand(r, followed: followed))"
         case .subquery(let collection, let variable, let predicate):
             return "SUBQUERY(\(format(collection)), $\(variable), \(format(predicate)))"
         case .aggregate(let items): return "{" + items.map(format).joined(separator: ", ") + "}"
@@ -99,7 +106,8 @@ enum PredicateFormatter {
         case .block(_, let arguments): return "BLOCK(\(arguments.map(format).joined(separator: ", ")))"
         case .conditional(let p, let t, let f): return "TERNARY(\(format(p)), \(format(t)), \(format(f)))"
         case .symbol(let keyword): return keyword.rawValue
-        case .assignment(let name, let value): return "$\(name) := \(format(value))"
+        case .assignment(let name, let value):
+            return followed ? "($\(name) := \(format(value)))" : "$\(name) := \(format(value))"
         }
     }
 
@@ -114,13 +122,15 @@ enum PredicateFormatter {
     }
 
     /// What follows a unary minus: bare when the parser reads it back as the
-    /// minus's operand (postfix expressions, another unary minus), else in
-    /// parentheses (infix operations; number literals, which `-` would fold
-    /// into a negative constant).
-    private static func unaryOperand(_ e: NSExpression) -> String {
-        if negation(e) != nil { return format(e) }
-        if case .constant = e.kind { return "(\(format(e)))" }
-        return precedence(e) == nil ? format(e) : "(\(format(e)))"
+    /// minus's operand (postfix expressions, another unary minus, a negative
+    /// number), else in parentheses (infix operations; other literals, which
+    /// `-` would fold into a negative constant).
+    private static func unaryOperand(_ e: NSExpression, followed: Bool) -> String {
+        if negation(e) != nil { return format(e, followed: followed) }
+        // A negative number keeps its own minus (`--2` reads back as -(-2));
+        // any other literal would fold into a negative one, so `-(2)`.
+        if case .constant = e.kind { return precedence(e) == nil ? "(\(format(e)))" : format(e) }
+        return precedence(e) == nil ? format(e, followed: followed) : "(\(format(e)))"
     }
 
     /// Precedence of an expression printed as an infix operation, else nil.
@@ -128,7 +138,7 @@ enum PredicateFormatter {
         if negation(e) != nil { return 4 } // a unary minus, as a negative number below
         return switch e.kind {
         case .function(let name, nil, let arguments) where arguments.count == 2: BuiltInFunction.infixOperator(name)?.precedence
-        case .unionSet, .intersectSet, .minusSet, .assignment: 0
+        case .unionSet, .intersectSet, .minusSet: 0
         case .constant(let value):
             // A negative number prints with a leading minus, which binds like a unary operator.
             if let v = Values.normalized(value), Values.string(v) == nil, let n = NumericValue(v), n.double < 0 { 4 } else { nil }
@@ -136,11 +146,13 @@ enum PredicateFormatter {
         }
     }
 
-    private static func infixOperation(_ op: (symbol: String, precedence: Int), _ left: NSExpression, _ right: NSExpression) -> String {
+    private static func infixOperation(_ op: (symbol: String, precedence: Int), _ left: NSExpression, _ right: NSExpression,
+                                       followed: Bool) -> String {
         let rightAssociative = op.symbol == "**"
-        var l = format(left), r = format(right)
-        if let p = precedence(left), p < op.precedence || (p == op.precedence && rightAssociative) { l = "(\(l))" }
-        if let p = precedence(right), p < op.precedence || (p == op.precedence && !rightAssociative) { r = "(\(r))" }
+        let leftInParentheses = precedence(left).map { $0 < op.precedence || ($0 == op.precedence && rightAssociative) } ?? false
+        let rightInParentheses = precedence(right).map { $0 < op.precedence || ($0 == op.precedence && !rightAssociative) } ?? false
+        let l = leftInParentheses ? "(\(format(left)))" : format(left, followed: true)
+        let r = rightInParentheses ? "(\(format(right)))" : format(right, followed: followed)
         return "\(l) \(op.symbol) \(r)"
     }
 
@@ -153,8 +165,8 @@ enum PredicateFormatter {
         }
     }
 
-    private static func setOperand(_ e: NSExpression) -> String {
-        precedence(e) == 0 ? "(\(format(e)))" : format(e)
+    private static func setOperand(_ e: NSExpression, followed: Bool) -> String {
+        precedence(e) == 0 ? "(\(format(e)))" : format(e, followed: followed)
     }
 
     // MARK: Constants
