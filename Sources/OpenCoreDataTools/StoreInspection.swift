@@ -45,8 +45,12 @@ public struct StoreInspection {
         metadata = try StoreFile.metadata(of: store)
         path = store.path
         uuid = metadata[NSStoreUUIDKey] as? String
-        entities = try Self.entities(of: store, progress: progress)
-        reconstruction = reconstruct ? try SQLiteModelReconstruction(store: store) : nil
+        do {
+            entities = try Self.entities(of: store, progress: progress)
+            reconstruction = reconstruct ? try SQLiteModelReconstruction(store: store) : nil
+        } catch {
+            throw StoreFileError("cannot read \(store.path): \(StoreFile.reason(error))")
+        }
         guard let model else { verdict = nil; return }
         do {
             let file = try StoreFile(store: store, model: model)
@@ -63,20 +67,20 @@ public struct StoreInspection {
         configuration.readonly = true
         let queue = try DatabaseQueue(path: store.path, configuration: configuration)
         return try queue.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
-            let names = Dictionary(rows.map { ($0["Z_ENT"] as Int, $0["Z_NAME"] as String) }, uniquingKeysWith: { a, _ in a })
-            let supers = Dictionary(rows.map { ($0["Z_ENT"] as Int, $0["Z_SUPER"] as Int? ?? 0) }, uniquingKeysWith: { a, _ in a })
+            // Checked rows: every superentity chain ends at a root, so the walks below end.
+            let rows = try SQLitePrimaryKeyTable.rows(db, file: store)
+            let names = Dictionary(rows.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
+            let supers = Dictionary(rows.map { ($0.number, $0.superNumber) }, uniquingKeysWith: { a, _ in a })
             return try rows.enumerated().map { index, row in
                 defer { progress?(index + 1, rows.count) }
-                let number: Int = row["Z_ENT"]
-                var root = number
+                var root = row.number
                 while let parent = supers[root], parent != 0, names[parent] != nil { root = parent }
                 let table = "Z" + (names[root] ?? "").uppercased()
                 let objects = try db.tableExists(table)
-                    ? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE Z_ENT = ?", arguments: [number])
+                    ? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE Z_ENT = ?", arguments: [row.number])
                     : nil
-                return Entity(name: row["Z_NAME"], number: number, parent: supers[number].flatMap { names[$0] },
-                              table: table, objects: objects, maxPrimaryKey: row["Z_MAX"] ?? 0)
+                return Entity(name: row.name, number: row.number, parent: names[row.superNumber],
+                              table: table, objects: objects, maxPrimaryKey: Int(row.maxPrimaryKey))
             }
         }
     }

@@ -17,6 +17,13 @@ enum CustomFunctions {
         registered[selector] = body
     }
 
+    /// Whether a function was registered under `selector`.
+    static func isRegistered(_ selector: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return registered[selector] != nil
+    }
+
     static func call(_ selector: String, receiver: Any?, arguments: [Any?]) throws(PredicateEvaluationError) -> Any? {
         lock.lock()
         let body = registered[selector]

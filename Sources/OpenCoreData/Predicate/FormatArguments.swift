@@ -36,6 +36,9 @@ struct FormatArguments {
             guard !key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
                 throw fail("a key path without empty keys for '%K'", "\"\(key)\" (argument \(next))")
             }
+            guard Parser.keyCount(key) <= Parser.maximumKeyPathKeys else {
+                throw fail("a key path of at most \(Parser.maximumKeyPathKeys) keys for '%K'", "\(Parser.keyCount(key)) keys (argument \(next))")
+            }
             return NSExpression(forKeyPath: key)
         case "s", "S":
             guard let string = value as? String ?? (value as? NSString).map({ String($0) }) else {

@@ -7,6 +7,9 @@
 /// collection operator (`@count`, `@sum`, …) applies to the collection before it
 /// and reads the rest of the path from its elements.
 enum KeyPathValue {
+    /// How many values one key may yield from a collection (see ``value(of:key:)``).
+    static let maximumValues = 1_000_000
+
     static func value(of object: Any?, keyPath: String) throws(PredicateEvaluationError) -> Any? {
         var current = Values.normalized(object)
         if !keyPath.utf8.contains(UInt8(ascii: ".")) && !keyPath.hasPrefix("@") {
@@ -41,6 +44,11 @@ enum KeyPathValue {
             for element in elements {
                 guard let value = try self.value(of: element, key: key) else { continue }
                 if let nested = Collections.elements(of: value) { values.append(contentsOf: nested) } else { values.append(value) }
+                // Each to-many step multiplies (`members.team.members.team…`), so a short
+                // path can ask for more values than memory holds; it fails instead.
+                guard values.count <= maximumValues else {
+                    throw PredicateEvaluationError("The key \"\(key)\" yields more than \(maximumValues) values; a key path through to-many relationships multiplies them at each step")
+                }
             }
             return values
         }

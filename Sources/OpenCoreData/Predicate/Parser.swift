@@ -20,6 +20,16 @@ struct Parser {
     /// How deep parentheses, function calls, `NOT`s and operator chains may nest.
     static let maximumDepth = 100
 
+    /// How many keys one key path may have. Each key costs a join in SQL and a
+    /// step per object in memory; no model is that deep, and a hostile
+    /// 100,000-key path would cost that much per fetched object.
+    static let maximumKeyPathKeys = 1_000
+
+    /// The number of keys of `path` (dots plus one).
+    static func keyCount(_ path: String) -> Int {
+        path.utf8.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 }
+    }
+
     let format: String
     let tokens: [Token]
     var index = 0

@@ -142,7 +142,11 @@ extension Parser {
                     throw error(expected: "a key after '.'")
                 }
                 if case .keyPath(let operand, let path) = expression.kind {
-                    expression = NSExpression(kind: .keyPath(operand, path + "." + key))
+                    let extended = path + "." + key
+                    guard Parser.keyCount(extended) <= Parser.maximumKeyPathKeys else {
+                        throw error(expected: "a shorter key path (at most \(Parser.maximumKeyPathKeys) keys)")
+                    }
+                    expression = NSExpression(kind: .keyPath(operand, extended))
                 } else {
                     try nest()
                     expression = NSExpression(kind: .keyPath(expression, key))

@@ -64,7 +64,14 @@ enum PredicateFormatter {
 
     // MARK: Expressions
 
-    static func format(_ expression: NSExpression) -> String {
+    static func format(_ expression: NSExpression) -> String { format(expression, followed: false) }
+
+    /// `expression` printed where `followed` says whether an arithmetic, set or
+    /// postfix operator follows it at the same level. It matters for `$x :=
+    /// value` only: the parser reads the value as far as it goes, so a followed
+    /// assignment is parenthesised and an unfollowed one is not (parentheses
+    /// the input did not have would nest deeper than the parser allows).
+    private static func format(_ expression: NSExpression, followed: Bool) -> String {
         switch expression.kind {
         case .constant(let value): return constant(value)
         case .evaluatedObject: return "SELF"
@@ -78,8 +85,9 @@ enum PredicateFormatter {
             let rest = arguments.map { ", " + format($0) }.joined()
             return "FUNCTION(\(format(operand)), \(constant(name))\(rest))"
         case .function(let name, nil, let arguments):
+            if let negated = negation(expression) { return "-" + unaryOperand(negated, followed: followed) }
             if let infix = BuiltInFunction.infixOperator(name), arguments.count == 2 {
-                return infixOperation(infix, arguments[0], arguments[1])
+                return infixOperation(infix, arguments[0], arguments[1], followed: followed)
             }
             if name == "objectFrom:withIndex:", arguments.count == 2 {
                 return postfixOperand(arguments[0]) + "[\(format(arguments[1]))]"
@@ -88,9 +96,9 @@ enum PredicateFormatter {
                 return "CAST(\(format(arguments[0])), \(format(arguments[1])))"
             }
             return "\(name)(\(arguments.map(format).joined(separator: ", ")))"
-        case .unionSet(let l, let r): return "\(format(l)) UNION \(setOperand(r))"
-        case .intersectSet(let l, let r): return "\(format(l)) INTERSECT \(setOperand(r))"
-        case .minusSet(let l, let r): return "\(format(l)) MINUS \(setOperand(r))"
+        case .unionSet(let l, let r): return "\(format(l, followed: true)) UNION \(setOperand(r, followed: followed))"
+        case .intersectSet(let l, let r): return "\(format(l, followed: true)) INTERSECT \(setOperand(r, followed: followed))"
+        case .minusSet(let l, let r): return "\(format(l, followed: true)) MINUS \(setOperand(r, followed: followed))"
         case .subquery(let collection, let variable, let predicate):
             return "SUBQUERY(\(format(collection)), $\(variable), \(format(predicate)))"
         case .aggregate(let items): return "{" + items.map(format).joined(separator: ", ") + "}"
@@ -98,15 +106,39 @@ enum PredicateFormatter {
         case .block(_, let arguments): return "BLOCK(\(arguments.map(format).joined(separator: ", ")))"
         case .conditional(let p, let t, let f): return "TERNARY(\(format(p)), \(format(t)), \(format(f)))"
         case .symbol(let keyword): return keyword.rawValue
-        case .assignment(let name, let value): return "$\(name) := \(format(value))"
+        case .assignment(let name, let value):
+            return followed ? "($\(name) := \(format(value)))" : "$\(name) := \(format(value))"
         }
+    }
+
+    /// The operand of a unary minus: the parser reads `-x` (x not a number
+    /// literal) as `from:subtract:(0, x)`, so that tree prints as `-x`. Printed
+    /// as `0 - (0 - x)` instead, a chain of n minuses would nest three levels
+    /// per minus and outgrow the parser's depth limit, which counts one.
+    private static func negation(_ e: NSExpression) -> NSExpression? {
+        guard case .function("from:subtract:", nil, let arguments) = e.kind, arguments.count == 2,
+              case .constant(let zero?) = arguments[0].kind, type(of: zero) == Int.self, zero as? Int == 0 else { return nil }
+        return arguments[1]
+    }
+
+    /// What follows a unary minus: bare when the parser reads it back as the
+    /// minus's operand (postfix expressions, another unary minus, a negative
+    /// number), else in parentheses (infix operations; other literals, which
+    /// `-` would fold into a negative constant).
+    private static func unaryOperand(_ e: NSExpression, followed: Bool) -> String {
+        if negation(e) != nil { return format(e, followed: followed) }
+        // A negative number keeps its own minus (`--2` reads back as -(-2));
+        // any other literal would fold into a negative one, so `-(2)`.
+        if case .constant = e.kind { return precedence(e) == nil ? "(\(format(e)))" : format(e) }
+        return precedence(e) == nil ? format(e, followed: followed) : "(\(format(e)))"
     }
 
     /// Precedence of an expression printed as an infix operation, else nil.
     private static func precedence(_ e: NSExpression) -> Int? {
-        switch e.kind {
+        if negation(e) != nil { return 4 } // a unary minus, as a negative number below
+        return switch e.kind {
         case .function(let name, nil, let arguments) where arguments.count == 2: BuiltInFunction.infixOperator(name)?.precedence
-        case .unionSet, .intersectSet, .minusSet, .assignment: 0
+        case .unionSet, .intersectSet, .minusSet: 0
         case .constant(let value):
             // A negative number prints with a leading minus, which binds like a unary operator.
             if let v = Values.normalized(value), Values.string(v) == nil, let n = NumericValue(v), n.double < 0 { 4 } else { nil }
@@ -114,11 +146,13 @@ enum PredicateFormatter {
         }
     }
 
-    private static func infixOperation(_ op: (symbol: String, precedence: Int), _ left: NSExpression, _ right: NSExpression) -> String {
+    private static func infixOperation(_ op: (symbol: String, precedence: Int), _ left: NSExpression, _ right: NSExpression,
+                                       followed: Bool) -> String {
         let rightAssociative = op.symbol == "**"
-        var l = format(left), r = format(right)
-        if let p = precedence(left), p < op.precedence || (p == op.precedence && rightAssociative) { l = "(\(l))" }
-        if let p = precedence(right), p < op.precedence || (p == op.precedence && !rightAssociative) { r = "(\(r))" }
+        let leftInParentheses = precedence(left).map { $0 < op.precedence || ($0 == op.precedence && rightAssociative) } ?? false
+        let rightInParentheses = precedence(right).map { $0 < op.precedence || ($0 == op.precedence && !rightAssociative) } ?? false
+        let l = leftInParentheses ? "(\(format(left)))" : format(left, followed: true)
+        let r = rightInParentheses ? "(\(format(right)))" : format(right, followed: followed)
         return "\(l) \(op.symbol) \(r)"
     }
 
@@ -131,8 +165,8 @@ enum PredicateFormatter {
         }
     }
 
-    private static func setOperand(_ e: NSExpression) -> String {
-        precedence(e) == 0 ? "(\(format(e)))" : format(e)
+    private static func setOperand(_ e: NSExpression, followed: Bool) -> String {
+        precedence(e) == 0 ? "(\(format(e)))" : format(e, followed: followed)
     }
 
     // MARK: Constants
@@ -143,7 +177,10 @@ enum PredicateFormatter {
         if let number = NumericValue(value) { return self.number(number) }
         if let date = Values.date(value) { return "CAST(\(seconds(date.timeIntervalSinceReferenceDate)), \"NSDate\")" }
         if let elements = Collections.elements(of: value) {
-            return "{" + elements.map { constant($0) }.joined(separator: ", ") + "}"
+            var printed = elements.map { constant($0) }
+            // A set's iteration order differs between copies and runs; sorted, it prints the same each time.
+            if !Collections.isOrdered(value) { printed.sort() }
+            return "{" + printed.joined(separator: ", ") + "}"
         }
         if let expression = value as? NSExpression { return format(expression) }
         return String(describing: value)

@@ -46,6 +46,16 @@ enum StructuralEquality {
         case let (.aggregate(items), .constant(value?)), let (.constant(value?), .aggregate(items)):
             // A `%@` array prints as `{…}` and reads back as an aggregate of constants.
             guard let elements = Collections.elements(of: value), elements.count == items.count else { return false }
+            guard Collections.isOrdered(value) else {
+                // A set has no order of its own (each copy of a Swift set may
+                // iterate differently): every item must match a distinct element.
+                var unmatched = elements.map { NSExpression(forConstantValue: $0) }
+                for item in items {
+                    guard let match = unmatched.firstIndex(where: { equal(item, $0) }) else { return false }
+                    unmatched.remove(at: match)
+                }
+                return true
+            }
             return zip(items, elements).allSatisfy { equal($0, NSExpression(forConstantValue: $1)) }
         case let (.conditional(p1, t1, f1), .conditional(p2, t2, f2)):
             return equal(p1, p2) && equal(t1, t2) && equal(f1, f2)

@@ -40,6 +40,7 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
 
     /// The model in `data`; `file` only names the source in errors.
     static func read(data: Data, file: URL? = nil) throws -> NSManagedObjectModel {
+        try checkUTF8(data, file: file)
         let reader = ModelXMLReader(file: file)
         let parser = XMLParser(data: data)
         parser.delegate = reader
@@ -63,6 +64,44 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
     }
 
     private var sawModel = false
+
+    /// FoundationXML stops the program on an element or attribute name that
+    /// is not UTF-8: libxml2 hands such names on unchecked for a UTF-8
+    /// document. So a document in UTF-8 (what Xcode writes: declared so, or
+    /// undeclared without a UTF-16/32 byte order mark) is checked first; one
+    /// declared in another encoding is transcoded by libxml2 itself.
+    /// Throws a ModelFileError naming the line of the first bad byte.
+    static func checkUTF8(_ data: Data, file: URL?) throws {
+        let head = data.prefix(4)
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0, 0, 0xFE, 0xFF])
+            || head.starts(with: [0, 0x3C]) || head.starts(with: [0x3C, 0]) { return }
+        if let encoding = declaredEncoding(data), !["UTF-8", "UTF8"].contains(encoding.uppercased()) { return }
+        var iterator = data.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var line = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1, encoded.first == UInt8(ascii: "\n") { line += 1 }
+            case .error:
+                throw ModelFileError(.unreadable, "Not UTF-8: line \(line) holds bytes that are not UTF-8 (model files are UTF-8).",
+                                     file: file, line: line)
+            case .emptyInput:
+                return
+            }
+        }
+    }
+
+    /// The encoding named by the XML declaration (`<?xml … encoding="…"?>`) at
+    /// the start of `data`, if any.
+    static func declaredEncoding(_ data: Data) -> String? {
+        var bytes = data.prefix(256)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard bytes.starts(with: Array("<?xml".utf8)), let end = bytes.firstRange(of: Array("?>".utf8)) else { return nil }
+        let declaration = String(decoding: bytes[bytes.startIndex..<end.lowerBound], as: UTF8.self)
+        guard let match = declaration.firstMatch(of: /encoding\s*=\s*["']([^"']*)["']/) else { return nil }
+        return String(match.1)
+    }
 
     // MARK: XMLParserDelegate
 
@@ -103,8 +142,26 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
 
     // MARK: Elements
 
+    /// Where each element the reader interprets may stand (FORMAT.md §4):
+    /// one elsewhere is misplaced, and reading on would attach it to
+    /// whatever is open (a memberEntity without its configuration).
+    private static let allowedParents: [String: Set<String>] = [
+        "entity": ["model"], "composite": ["model"], "configuration": ["model"], "elements": ["model"],
+        "attribute": ["entity", "composite"], "relationship": ["entity"], "fetchedProperty": ["entity"],
+        "fetchRequest": ["model", "fetchedProperty"], "fetchIndex": ["entity"], "fetchIndexElement": ["fetchIndex"],
+        "compoundIndexes": ["entity"], "compoundIndex": ["compoundIndexes"], "index": ["compoundIndex"],
+        "uniquenessConstraints": ["entity"], "uniquenessConstraint": ["uniquenessConstraints"], "constraint": ["uniquenessConstraint"],
+        "userInfo": ["entity", "attribute", "relationship", "fetchedProperty"], "entry": ["userInfo"],
+        "memberEntity": ["configuration"], "element": ["elements"], "model": [],
+    ]
+
     private func start(_ name: String, _ a: [String: String]) throws {
         let parent = path.last
+        if let parent, let allowed = Self.allowedParents[name], !allowed.contains(parent) {
+            let places = allowed.sorted().map { "<\($0)>" }.joined(separator: " or ")
+            throw ModelFileError(.unreadable, "A <\(name)> inside <\(parent)>: it belongs \(places.isEmpty ? "at the top of the file" : "inside \(places)").",
+                                 file: file, line: line, entity: entity?.name, property: property?.name)
+        }
         switch (parent, name) {
         case (nil, "model"):
             sawModel = true

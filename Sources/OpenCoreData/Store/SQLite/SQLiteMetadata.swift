@@ -22,14 +22,36 @@ enum SQLiteMetadata {
               let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
             return nil
         }
+        // The file is untrusted: each value's storage class is checked instead
+        // of GRDB's trapping conversions.
         var metadata: [String: Any] = [:]
-        if let plist: Data = row["Z_PLIST"], !plist.isEmpty {
-            guard let dictionary = try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any] else {
+        let plistValue = row[1] as DatabaseValue
+        switch plistValue.storage {
+        case .null: break
+        case .blob(let plist) where plist.isEmpty: break
+        case .string(let text) where text.isEmpty: break
+        case .blob, .string:
+            let plist = Data.fromDatabaseValue(plistValue) ?? Data()
+            let decoded: Any
+            do {
+                decoded = try PropertyListSerialization.propertyList(from: plist, format: nil)
+            } catch {
+                throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The store's Z_METADATA.Z_PLIST is not a property list: \(error.localizedDescription)",
+                                       userInfo: [NSUnderlyingErrorKey: error as NSError])
+            }
+            guard let dictionary = decoded as? [String: Any] else {
                 throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The store's Z_METADATA.Z_PLIST is not a dictionary property list.")
             }
             metadata = dictionary
+        default:
+            throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The store's Z_METADATA.Z_PLIST is \(SQLitePrimaryKeyTable.describe(row[1])), not a property list.")
         }
-        if let uuid: String = row["Z_UUID"] { metadata[uuidKey] = uuid }
+        switch (row[0] as DatabaseValue).storage {
+        case .null: break
+        case .string(let uuid): metadata[uuidKey] = uuid
+        default:
+            throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The store's Z_METADATA.Z_UUID is \(SQLitePrimaryKeyTable.describe(row[0])), not text.")
+        }
         return metadata
     }
 

@@ -19,10 +19,15 @@ public struct SQLiteModelReconstruction {
     public init(store url: URL) throws {
         var configuration = Configuration()
         configuration.readonly = true
-        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        (model, unrecovered) = try queue.read { db in
-            var builder = try Builder(db)
-            return try builder.build()
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            (model, unrecovered) = try queue.read { db in
+                var builder = try Builder(db, file: url)
+                return try builder.build()
+            }
+        } catch let error as DatabaseError {
+            throw NSError.coreData(NSPersistentStoreOpenError, "Cannot read the schema of \(url.lastPathComponent): \(error.message ?? "\(error)").",
+                                   userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error as NSError])
         }
     }
 }
@@ -41,17 +46,20 @@ private struct Builder {
         "to-many inverses of to-one keys: not stored, so to-one relationships have no inverse",
     ]
 
-    init(_ db: Database) throws {
+    /// Reads Z_PRIMARYKEY, checked (``SQLitePrimaryKeyTable``): names are
+    /// entity names and every superentity chain ends at a root.
+    init(_ db: Database, file: URL) throws {
         self.db = db
         // Numbers from 16000 are persistent history's own entities (ACHANGE, ATRANSACTION…), not the app's.
-        let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT")
-        entities = Dictionary(rows.map { ($0["Z_ENT"] as Int, NSEntityDescription(name: $0["Z_NAME"] as String)) }, uniquingKeysWith: { a, _ in a })
-        supers = Dictionary(rows.map { ($0["Z_ENT"] as Int, $0["Z_SUPER"] as Int? ?? 0) }, uniquingKeysWith: { a, _ in a })
+        let rows = try SQLitePrimaryKeyTable.rows(db, file: file).filter { $0.number < 16000 }
+        entities = Dictionary(rows.map { ($0.number, NSEntityDescription(name: $0.name)) }, uniquingKeysWith: { a, _ in a })
+        supers = Dictionary(rows.map { ($0.number, $0.superNumber) }, uniquingKeysWith: { a, _ in a })
     }
 
     mutating func build() throws -> (NSManagedObjectModel, [String]) {
         for (number, parent) in supers.sorted(by: { $0.key < $1.key }) where parent != 0 {
-            entities[parent]?.subentities.append(entities[number]!)
+            guard let entity = entities[number], let superentity = entities[parent] else { continue }
+            superentity.subentities.append(entity)
         }
         for (number, entity) in entities.sorted(by: { $0.key < $1.key }) where supers[number] == 0 {
             try addColumns(ofTable: "Z" + (entity.name ?? "").uppercased(), to: entity, number: number)
@@ -71,7 +79,7 @@ private struct Builder {
             let name = column.name
             if name.hasPrefix("Z_FOK_") {
                 notes.append("\(table).\(name): order key of an ordered to-many whose name is not stored; the order is not read")
-            } else if let hidden = name.wholeMatch(of: /Z(\d+)([A-Z].*)/), let source = entities[Int(hidden.1)!] {
+            } else if let hidden = name.wholeMatch(of: /Z(\d+)([A-Z].*)/), let number = Int(hidden.1), let source = entities[number] {
                 // A to-many without inverse from entity n, stored in its destination's table.
                 source.properties.append(NSRelationshipDescription(name: String(hidden.2).lowercased(), destination: root, toMany: true))
             } else if name.wholeMatch(of: /Z\d+_.*/) != nil {
@@ -93,14 +101,17 @@ private struct Builder {
            let number = Int(entityColumn.dropFirst().prefix { $0.isNumber }) {
             destination = entities[number]
         } else {
-            let keys = Set(try Int.fetchAll(db, sql: "SELECT DISTINCT \(column) FROM \(table) WHERE \(column) IS NOT NULL"))
+            // Only integer keys can name rows; other values in the column are not keys.
+            let keys = Set(try Int.fetchAll(db, sql: "SELECT DISTINCT \(column.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier) "
+                                                + "WHERE typeof(\(column.quotedDatabaseIdentifier)) = 'integer'"))
             var candidates: [NSEntityDescription] = []
             for (number, entity) in entities.sorted(by: { $0.key < $1.key }) where entity.subentities.isEmpty && !keys.isEmpty {
                 var root = number
                 while let parent = supers[root], parent != 0 { root = parent }
                 let rootTable = "Z" + (entities[root]?.name ?? "").uppercased()
                 guard try db.tableExists(rootTable) else { continue }
-                let primaryKeys = Set(try Int.fetchAll(db, sql: "SELECT Z_PK FROM \(rootTable) WHERE Z_ENT = ?", arguments: [number]))
+                let primaryKeys = Set(try Int.fetchAll(db, sql: "SELECT Z_PK FROM \(rootTable.quotedDatabaseIdentifier) WHERE Z_ENT = ? AND typeof(Z_PK) = 'integer'",
+                                                       arguments: [number]))
                 if keys.isSubset(of: primaryKeys) { candidates.append(entity) }
             }
             // Several entities can hold the same keys; the relationship's name often is the destination's.
@@ -121,7 +132,8 @@ private struct Builder {
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z_[0-9]*' ORDER BY name")
         for table in tables {
             let keys = try db.columns(in: table).map(\.name).compactMap { $0.wholeMatch(of: /Z_(\d+)([A-Z][A-Z0-9_]*?)\d*/) }
-            guard keys.count == 2, let source = entities[Int(keys[0].1)!], let destination = entities[Int(keys[1].1)!] else {
+            guard keys.count == 2, let sourceNumber = Int(keys[0].1), let destinationNumber = Int(keys[1].1),
+                  let source = entities[sourceNumber], let destination = entities[destinationNumber] else {
                 notes.append("table \(table): not read as a join table"); continue
             }
             let forward = NSRelationshipDescription(name: String(keys[1].2).lowercased(), destination: destination, toMany: true)

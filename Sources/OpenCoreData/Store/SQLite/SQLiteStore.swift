@@ -181,7 +181,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                 var ids: [NSManagedObjectID] = []
                 let keys = try Row.fetchCursor(db, sql: selection.sql, arguments: StatementArguments(selection.arguments))
                 while let row = try keys.next() {
-                    if let id = objectID(entityNumber: row[1], primaryKey: row[0]) { ids.append(id) }
+                    if let pk = SQLiteRecordReader.integer(row, 0), let number = SQLiteRecordReader.integer(row, 1).flatMap({ Int(exactly: $0) }),
+                       let id = objectID(entityNumber: number, primaryKey: pk) { ids.append(id) }
                 }
                 try db.execute(sql: "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (SELECT Z_PK FROM (\(selection.sql)))",
                                arguments: StatementArguments(values + selection.arguments))
@@ -218,7 +219,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     /// Runs `body`, turning GRDB errors into NSErrors (NSSQLiteError, 134180,
-    /// or NSPersistentStoreTimeoutError when the database stayed locked).
+    /// or NSPersistentStoreTimeoutError when the database stayed locked; a
+    /// value GRDB could not convert, which only a damaged file holds, into
+    /// NSPersistentStoreOpenError, 134080).
     func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -227,6 +230,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             throw NSError.coreData(busy ? NSPersistentStoreTimeoutError : NSSQLiteError,
                                    "SQLite error at \(url?.lastPathComponent ?? "the store"): \(error.message ?? "\(error)")",
                                    userInfo: [NSSQLiteErrorDomain: Int(error.resultCode.rawValue), NSUnderlyingErrorKey: error as NSError])
+        } catch let error as RowDecodingError {
+            throw NSError.coreData(NSPersistentStoreOpenError, "The store at \(url?.lastPathComponent ?? "the store") holds a value Core Data does not write there: \(error)",
+                                   userInfo: url.map { [NSFilePathErrorKey: $0.path] } ?? [:])
         }
     }
 }

@@ -75,15 +75,23 @@ enum SQLiteStoreSetup {
     /// be silently wrong. One query for the numbers and one per table.
     static func checkLayout(_ db: Database, mapping: SQLiteMapping, url: URL) throws {
         var problems: [String] = []
-        let stored = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY")
-        let numbers = Dictionary(stored.map { ($0["Z_NAME"] as String? ?? "", $0["Z_ENT"] as Int? ?? 0) }, uniquingKeysWith: { a, _ in a })
+        // The bookkeeping is checked first (134080 for a damaged table).
+        let stored = try SQLitePrimaryKeyTable.rows(db, file: url)
+        let numbers = Dictionary(stored.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
         for entity in mapping.schema.entities where numbers[entity.name] != entity.number {
             problems.append("entity \(entity.name) is number \(numbers[entity.name].map(String.init) ?? "missing") in the file, \(entity.number) in the model")
         }
         for table in mapping.schema.tables {
-            let columns = try Set(Row.fetchAll(db, sql: "PRAGMA table_info(\(table.name))").map { $0["name"] as String })
+            let declared = try db.columns(in: table.name)
+            let columns = Set(declared.map(\.name))
             let missing = table.columns.map(\.name).filter { !columns.contains($0) }
             if !missing.isEmpty { problems.append("table \(table.name) lacks \(missing.joined(separator: ", "))") }
+            // Rows are read by these three columns as integers: Z_PK must be the
+            // rowid (never NULL, always an integer), Z_ENT and Z_OPT integers.
+            for column in declared where ["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name.uppercased()) {
+                let integer = column.type.uppercased() == "INTEGER" && (column.name.uppercased() != "Z_PK" || column.primaryKeyIndex == 1)
+                if !integer { problems.append("table \(table.name) declares \(column.name) \(column.type)\(column.primaryKeyIndex > 0 ? " PRIMARY KEY" : ""), not INTEGER\(column.name.uppercased() == "Z_PK" ? " PRIMARY KEY" : "")") }
+            }
         }
         guard !problems.isEmpty else { return }
         throw NSError.coreData(NSPersistentStoreIncompatibleSchemaError,

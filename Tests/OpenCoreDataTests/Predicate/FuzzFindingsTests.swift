@@ -1,0 +1,58 @@
+import Testing
+@testable import OpenCoreData
+
+/// Inputs the fuzz targets (Fuzz/) found stopping the program, each now a
+/// regression test holding the minimal input.
+@Suite struct FuzzFindingsTests {
+    /// FuzzPredicateParser: `distinct` over several nils stopped the program
+    /// with "Duplicate elements of type 'AnyHashable' were found in a Set":
+    /// nil's key was NSNull, whose hash differs from call to call in
+    /// swift-corelibs-foundation.
+    @Test func distinctOfSeveralNilsCountsOneNil() throws {
+        let object: [String: Any] = ["a": 1]
+        let crash = "distinct({Sequence1, 1, zzzzzzzzzzzzzzzzzzzzzze1, 1, zzzzzzzzzzzzzzzzzzz2}).@count == 2"
+        #expect(try NSPredicate.parse(crash).evaluateThrowing(with: object))
+        #expect(try NSPredicate.parse("distinct({x, y, z, w, v, u}).@count == 1").evaluateThrowing(with: object))
+        #expect(try NSPredicate.parse("({x, y, z, 1} INTERSECT {w, v, u, 1}).@count == 2").evaluateThrowing(with: object))
+    }
+
+    /// FuzzPredicateParser: assignments after unary minuses printed in
+    /// parentheses the input did not have (`-$x := a` as `-($x := a)`), so a
+    /// chain of them printed deeper than the parser's nesting limit. An
+    /// assignment is now parenthesised only where an operator follows it.
+    @Test func assignmentsPrintWithoutParenthesesTheInputDidNotNeed() throws {
+        let crash = "1 + 92220 + 92220520 + 925080879----------$x := a +--$x :=a  \u{0B}-778216096 + 9225080 +02253388910804821337780533772250880----------$x := a +--$x :=a  \u{0B}-778216096 + 9225080 +0225085391083880479----------$x := a +--$x :=a  \u{0B}-778216096 + 9225080 +02253388910804821337780533772250880----------$x := a +--$x :=a  \u{0B}-778216096 + 9225080 +0225080225081/80 +022508533889108048216096 + 9225081 +9225081/30225081/807 > 0"
+        for format in [crash, "-$x := a == 1", "($x := a) + 1 == 2", "1 + $x := a + 2 == 3", "($x := a) UNION b == c", "b UNION $x := a == c",
+                       "($x := a).b == 1", "($x := a)[0] == 1", "-($x := a) * 2 == 1", "-$x := a * 2 == 1", "2 ** ($x := 3) ** 2 == 1"] {
+            let predicate = try NSPredicate.parse(format)
+            let printed = predicate.predicateFormat
+            let reparsed = try NSPredicate.parse(printed)
+            #expect(reparsed == predicate, "\(format) printed as \(printed)")
+            #expect(reparsed.predicateFormat == printed)
+        }
+        #expect(try NSPredicate.parse("-$x := a == 1").predicateFormat == "-$x := a == 1")
+        #expect(try NSPredicate.parse("($x := a) + 1 == 2").predicateFormat == "($x := a) + 1 == 2")
+        // The longest chain the parser reads prints as one it reads.
+        var longest: NSPredicate?
+        for n in stride(from: 1, through: 60, by: 1) {
+            let chain = (0..<n).reduce("a") { inner, _ in "-$x := b + " + inner } + " == 1"
+            guard let predicate = try? NSPredicate.parse(chain) else { break }
+            longest = predicate
+        }
+        let predicate = try #require(longest)
+        #expect(try NSPredicate.parse(predicate.predicateFormat) == predicate)
+    }
+
+    /// FuzzPredicateParser: a chain of unary minuses ending in a number
+    /// literal (`- - -2`, the last minus folded into the constant -2) printed
+    /// the constant in parentheses, one level too deep at the nesting limit.
+    @Test func unaryMinusesBeforeANegativeNumberPrintWithoutParentheses() throws {
+        let crash = "SE" + String(repeating: "-", count: 98) + "2"
+        let expression = try NSExpression.parse(crash)
+        #expect(try NSExpression.parse(expression.description) == expression)
+        #expect(try NSExpression.parse("- - -2").description == "---2")
+        #expect(try NSExpression.parse("-(2)").description == "-(2)")
+        #expect(try NSExpression.parse("- -2.5").description == "--2.5")
+        #expect(try NSExpression.parse("--2").evaluate(with: nil) as? Int == 2)
+    }
+}
