@@ -12,6 +12,13 @@ import GRDBSQLite
 struct SQLiteColumnReader {
     let statement: SQLiteStatement
 
+    /// The integer in column `index` of `row`; nil for NULL or any other
+    /// storage class (GRDB's typed subscripts trap on those).
+    static func integer(in row: Row, at index: Int) -> Int64? {
+        guard case .int64(let integer) = (row[index] as DatabaseValue).storage else { return nil }
+        return integer
+    }
+
     /// The integer in column `index`; nil for NULL or any other storage class.
     func integer(_ index: Int) -> Int64? {
         guard sqlite3_column_type(statement, CInt(index)) == SQLITE_INTEGER else { return nil }

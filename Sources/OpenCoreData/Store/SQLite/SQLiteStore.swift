@@ -181,7 +181,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                 var ids: [NSManagedObjectID] = []
                 let keys = try Row.fetchCursor(db, sql: selection.sql, arguments: StatementArguments(selection.arguments))
                 while let row = try keys.next() {
-                    if let pk = SQLiteRecordReader.integer(row, 0), let number = SQLiteRecordReader.integer(row, 1).flatMap({ Int(exactly: $0) }),
+                    if let pk = SQLiteColumnReader.integer(in: row, at: 0),
+                       let number = SQLiteColumnReader.integer(in: row, at: 1).flatMap({ Int(exactly: $0) }),
                        let id = objectID(entityNumber: number, primaryKey: pk) { ids.append(id) }
                 }
                 try db.execute(sql: "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (SELECT Z_PK FROM (\(selection.sql)))",
