@@ -78,13 +78,16 @@ extension NSManagedObjectContext {
             guard let store = object.objectID.persistentStore else { continue }
             let layout = object.values.layout
             for (slot, property) in layout.properties.enumerated() where object.values[slot].isUnread {
-                guard let toMany = property as? NSRelationshipDescription, relationship.map({ $0 === toMany }) ?? true else { continue }
+                guard let toMany = property as? NSRelationshipDescription,
+                      relationship.map({ $0 === toMany }) ?? true else { continue }
                 let group = Group(store: ObjectIdentifier(store), relationship: ObjectIdentifier(toMany))
                 owners[group, default: (store, toMany, slot, [])].3.append(object)
             }
         }
         for (store, toMany, slot, group) in owners.values {
-            let read = (try? coordinator.performStoreAccess { try store.destinations(of: group.map(\.objectID), via: toMany) }) ?? [:]
+            let read = (try? coordinator.performStoreAccess {
+                try store.destinations(of: group.map(\.objectID), via: toMany)
+            }) ?? [:]
             for object in group { object.fillUnreadToMany(slot, with: read[object.objectID] ?? []) }
         }
     }
@@ -103,7 +106,8 @@ extension NSManagedObjectContext {
     func apply(_ row: StoreRowCache.Row, to object: NSManagedObject) {
         var values = PropertyValues(layout: object.values.layout, slots: row.snapshot.values)
         for attribute in object.entity.transientAttributes {
-            values[values.layout.slot(of: attribute)] = SlotValue(attribute: attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil)
+            let value = attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil
+            values[values.layout.slot(of: attribute)] = SlotValue(attribute: value)
         }
         object.values = values
         object.committedRow = row
@@ -139,7 +143,8 @@ extension NSManagedObjectContext {
         apply(row, to: object)
         for (key, value) in changes {
             let property = object.property(named: key)
-            object.values[object.values.layout.slot(of: property)] = SlotValue(Self.storageValue(value, for: object, key: key), of: property)
+            let stored = Self.storageValue(value, for: object, key: key)
+            object.values[object.values.layout.slot(of: property)] = SlotValue(stored, of: property)
         }
         if changes.isEmpty, object.isUpdatedFlag {
             object.isUpdatedFlag = false

@@ -107,7 +107,9 @@ extension NSManagedObjectContext {
         // others in a new table costs less than removing each temporary ID,
         // since each removal rehashes the entries after it.
         let movingObjects = Set(moving.map(ObjectIdentifier.init))
-        registered.removeAll { key, object in movingObjects.contains(ObjectIdentifier(object)) && ObjectKey(object.objectID) == key }
+        registered.removeAll { key, object in
+            movingObjects.contains(ObjectIdentifier(object)) && ObjectKey(object.objectID) == key
+        }
         registered.reserveCapacity(registered.storageCount + moving.count)
         for object in moving {
             let id = ids[ObjectIdentifier(object)]!
@@ -118,7 +120,9 @@ extension NSManagedObjectContext {
 
     func reassign(_ object: NSManagedObject, to id: NSManagedObjectID) {
         // One lookup instead of a read and a removal: each hashes the ID's strings.
-        if let other = registered.removeValue(forKey: ObjectKey(object.objectID)), other !== object { registered[object.objectID] = other }
+        if let other = registered.removeValue(forKey: ObjectKey(object.objectID)), other !== object {
+            registered[object.objectID] = other
+        }
         object.objectID = id
         registered[id] = object
     }

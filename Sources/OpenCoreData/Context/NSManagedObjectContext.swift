@@ -89,7 +89,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// a context that fetched many objects once would keep them until its
     /// next growth, reset or release. Called at the end of each `perform`.
     func sweepRegistryIfDue() {
-        guard registered.storageCount >= SharedValueDictionary<ObjectKey, NSManagedObject>.minimumSweepCount else { return }
+        let enough = SharedValueDictionary<ObjectKey, NSManagedObject>.minimumSweepCount
+        guard registered.storageCount >= enough else { return }
         let now = ProcessInfo.processInfo.systemUptime
         guard now - lastRegistrySweep >= 1 else { return }
         lastRegistrySweep = now

@@ -32,7 +32,8 @@ extension NSManagedObject {
         for key in keys ?? entity.properties.map(\.name) {
             guard let property = entity.propertiesByName[key] else { continue }
             var value = committed[committed.layout.slot(of: property)]
-            if value.isUnread, let relationship = property as? NSRelationshipDescription, let store = objectID.persistentStore {
+            if value.isUnread, let relationship = property as? NSRelationshipDescription,
+               let store = objectID.persistentStore {
                 let read = try? context.persistentStoreCoordinator?.performStoreAccess {
                     try store.destinations(of: [objectID], via: relationship)
                 }
@@ -73,7 +74,9 @@ extension NSManagedObject {
     /// Whether two values of `property` are the same: attributes by value,
     /// relationships by destination IDs (in order only for ordered ones).
     private func same(_ lhs: SlotValue, _ rhs: SlotValue, _ property: NSPropertyDescription) -> Bool {
-        guard let relationship = property as? NSRelationshipDescription else { return ValueEquality.equal(lhs.any, rhs.any) }
+        guard let relationship = property as? NSRelationshipDescription else {
+            return ValueEquality.equal(lhs.any, rhs.any)
+        }
         // A to-many relationship never read was never changed.
         if lhs.isUnread || rhs.isUnread { return true }
         let l = lhs.destinationIDs, r = rhs.destinationIDs

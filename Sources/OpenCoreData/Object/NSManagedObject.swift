@@ -60,7 +60,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         values = PropertyValues(layout: layout)
         super.init()
         for attribute in entity.defaultedAttributes {
-            values[layout.slot(of: attribute)] = SlotValue(attribute: ValueCoercion.coerce(attribute.defaultValue, for: attribute))
+            let value = ValueCoercion.coerce(attribute.defaultValue, for: attribute)
+            values[layout.slot(of: attribute)] = SlotValue(attribute: value)
         }
         context?.insert(self)
     }

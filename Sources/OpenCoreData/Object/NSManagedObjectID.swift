@@ -35,7 +35,8 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         self.entityName = entity.name ?? ""
         let entityNameHash = entityName.hashValue
         switch key {
-        case .permanent(let pk): recordHash = Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15) ^ entityNameHash
+        case .permanent(let pk):
+            recordHash = Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15) ^ entityNameHash
         case .temporary(let number): recordHash = number ^ entityNameHash
         }
         self.key = key

@@ -15,7 +15,8 @@ enum PropertyValidation {
             let key = property.name
             // `primitiveValue(forKey:)` without looking the property up by name again.
             object.fireFaultIfNeeded()
-            // A to-many relationship never read holds what the store holds; without rules there is nothing to read it for.
+            // A to-many relationship never read holds what the store holds;
+            // without rules there is nothing to read it for.
             if isPlain, let relationship = property as? NSRelationshipDescription, relationship.hasNoValidationRules,
                object.values[object.values.layout.slot(of: relationship)].isUnread { continue }
             let original = object.publicValue(forKey: key, property: property)

@@ -38,10 +38,12 @@ struct SQLiteColumnReader {
         case (.booleanAttributeType, SQLITE_INTEGER): return sqlite3_column_int64(statement, column) != 0
         case (.doubleAttributeType, SQLITE_FLOAT): return sqlite3_column_double(statement, column)
         case (.floatAttributeType, SQLITE_FLOAT): return Float(sqlite3_column_double(statement, column))
-        case (.dateAttributeType, SQLITE_FLOAT): return Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column))
+        case (.dateAttributeType, SQLITE_FLOAT):
+            return Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column))
         case (.stringAttributeType, SQLITE_TEXT): return String(sqliteStatement: statement, index: column)
         default:
-            return SQLiteValueCoding.value(DatabaseValue(sqliteStatement: statement, index: column), for: attribute, external: external)
+            let value = DatabaseValue(sqliteStatement: statement, index: column)
+            return SQLiteValueCoding.value(value, for: attribute, external: external)
         }
     }
 }
