@@ -1,7 +1,9 @@
 /// How the store reads and writes each entity: the schema's table and column
 /// names resolved once per model entity, so that saving and loading a record
-/// cost dictionary reads, not scans of the schema.
-struct SQLiteMapping: @unchecked Sendable {
+/// cost dictionary reads, not scans of the schema. A class, immutable once
+/// made: the store reads it for every record, and a struct was copied (every
+/// table retained) at each of those reads.
+final class SQLiteMapping: @unchecked Sendable {
     /// Where one relationship's destinations live (the schema's lookup).
     typealias Storage = SQLiteRelationshipStorage
 
