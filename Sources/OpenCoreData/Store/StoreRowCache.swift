@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The coordinator's row cache: the last record read or saved for each
 /// object, shared by every context of the coordinator, so that firing a
 /// fault whose record some object already holds reads nothing from the store.
@@ -17,13 +19,21 @@ final class StoreRowCache: @unchecked Sendable {
     /// One record as read from or written to a store.
     final class Row: @unchecked Sendable {
         let snapshot: StoreSnapshot
-        /// When the record was last read or written, in seconds of system
-        /// uptime; changed only under the cache's lock.
-        fileprivate(set) var time: TimeInterval
+        /// `time`'s bits. Atomic: the cache sets it under its lock when another
+        /// context reads the record again, while an object holding the row may
+        /// read it without that lock (`fillUnreadToMany`); ThreadSanitizer
+        /// reported that as a race in ConcurrentContextsStressTests.
+        private let timeBits: Atomic<UInt64>
+
+        /// When the record was last read or written, in seconds of system uptime.
+        fileprivate(set) var time: TimeInterval {
+            get { TimeInterval(bitPattern: timeBits.load(ordering: .relaxed)) }
+            set { timeBits.store(newValue.bitPattern, ordering: .relaxed) }
+        }
 
         init(_ snapshot: StoreSnapshot, time: TimeInterval = ProcessInfo.processInfo.systemUptime) {
             self.snapshot = snapshot
-            self.time = time
+            self.timeBits = Atomic(time.bitPattern)
         }
     }
 
