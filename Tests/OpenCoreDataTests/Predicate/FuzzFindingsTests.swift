@@ -44,8 +44,9 @@ import Testing
     }
 
     /// FuzzPredicateParser: a chain of unary minuses ending in a number
-    /// literal (`- - -2`, the last minus folded into the constant -2) printed
-    /// the constant in parentheses, one level too deep at the nesting limit.
+    /// literal (`- - -2`, the last minus folded into the constant -2) or in
+    /// another constant (`- -NULL`) printed the constant in parentheses, one
+    /// level too deep at the nesting limit.
     @Test func unaryMinusesBeforeANegativeNumberPrintWithoutParentheses() throws {
         let crash = "SE" + String(repeating: "-", count: 98) + "2"
         let expression = try NSExpression.parse(crash)
@@ -54,5 +55,12 @@ import Testing
         #expect(try NSExpression.parse("-(2)").description == "-(2)")
         #expect(try NSExpression.parse("- -2.5").description == "--2.5")
         #expect(try NSExpression.parse("--2").evaluate(with: nil) as? Int == 2)
+        // The same for the other constants: nil, strings, dates, collections.
+        let nils = "SE--t----------------------------NUL-----NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t----------------------------------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL------L-NULL----------------------------------------------NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t----NULL--------\t-------NULL--------\t----------------------------------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL------L-NULL----------------------------------------------NULL--------\t----------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t---------------------------------------------------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t----------------------------------------NULL--------\t-------NULL--------\t---------LF BETWEEN 4"
+        let predicate = try NSPredicate.parse(nils)
+        #expect(try NSPredicate.parse(predicate.predicateFormat) == predicate)
+        for (format, printed) in [("-nil", "-nil"), ("-'a'", "-\"a\""), ("-{1, 2}", "-{1, 2}"), ("-(1.5)", "-(1.5)"), ("-(.5)", "-(0.5)")] {
+            #expect(try NSExpression.parse(format).description == printed)
+        }
     }
 }
