@@ -205,6 +205,8 @@ enum PredicateFormatter {
     /// Apple prints dates with `%f`; that keeps microseconds, so fall back to
     /// the shortest exact form when it would round.
     private static func seconds(_ interval: TimeInterval) -> String {
+        // `%f` prints an infinite date as `inf`, which reads back as a key.
+        guard interval.isFinite else { return number(.double(interval)) }
         let fixed = String(format: "%f", interval)
         return Double(fixed) == interval ? fixed : "\(interval)"
     }

@@ -63,4 +63,15 @@ import Testing
             #expect(try NSExpression.parse(format).description == printed)
         }
     }
+
+    /// FuzzPredicateParser: an infinite date (`CAST(31e999000, "NSDate")`)
+    /// printed as `CAST(inf, "NSDate")`, which reads back as the key `inf`.
+    @Test func infiniteDatesPrintAsNumbers() throws {
+        let predicate = try NSPredicate.parse(#"CAST(31e999000, "NSDate") == ercat"#)
+        #expect(predicate.predicateFormat == #"CAST(1e999, "NSDate") == ercat"#)
+        #expect(try NSPredicate.parse(predicate.predicateFormat) == predicate)
+        let past = try NSPredicate.parse("born < %@", arguments: [Date(timeIntervalSinceReferenceDate: -.infinity)])
+        #expect(past.predicateFormat == #"born < CAST(-1e999, "NSDate")"#)
+        #expect(try NSPredicate.parse(past.predicateFormat) == past)
+    }
 }
