@@ -1,8 +1,13 @@
 /// Something a fetch can select: a store's record or a context's object,
 /// read through key-value coding.
-protocol FetchCandidate: KeyValueCoding {
+protocol FetchCandidate: EntityKeyValueCoding {
     /// The entity of the candidate's object.
     var candidateEntity: NSEntityDescription { get }
+}
+
+extension FetchCandidate {
+    /// Key paths read a candidate's keys as its entity's properties (an unknown one is an evaluation error).
+    var keyValueEntity: NSEntityDescription { candidateEntity }
 }
 
 /// The one place where a fetch request's selection rules are applied, by

@@ -106,11 +106,20 @@ enum FetchKeyPathCheck {
         }
     }
 
+    /// Collection operators whose rest of the path reads the collection's own elements.
+    static let elementOperators: Set<String> = ["@count", "@sum", "@avg", "@min", "@max", "@unionOfObjects", "@distinctUnionOfObjects"]
+
     /// What is wrong with `path` read from objects of `entity`, or nil.
     static func problem(with path: String, from entity: NSEntityDescription) -> String? {
         var current = entity
         for component in path.split(separator: ".").map(String.init) {
-            if component.hasPrefix("@") || component.uppercased() == "SELF" { return nil }
+            if component.uppercased() == "SELF" { continue }
+            if component.hasPrefix("@") {
+                // The rest of the path is read from the collection's elements, which
+                // are of `current`, except through the operators on collections of collections.
+                guard Self.elementOperators.contains(component) else { return nil }
+                continue
+            }
             guard let property = current.propertiesByName[component] else {
                 return "'\(component)' is not a property of \(current.name ?? "")"
             }

@@ -32,11 +32,11 @@ enum KeyPathValue {
         guard let object = Values.normalized(object) else { return nil }
         if key == "self" || key == "SELF" { return object }
         if type(of: object) is AnyObject.Type {
-            if let kvc = object as? KeyValueCoding { return Values.normalized(kvc.value(forKey: key)) }
+            if let kvc = object as? KeyValueCoding { return try value(of: kvc, key: key) }
             if let dictionary = object as? NSDictionary { return Values.normalized(dictionary.object(forKey: key)) }
         } else {
             if let dictionary = object as? [String: Any] { return Values.normalized(dictionary[key]) }
-            if let kvc = object as? KeyValueCoding { return Values.normalized(kvc.value(forKey: key)) }
+            if let kvc = object as? KeyValueCoding { return try value(of: kvc, key: key) }
         }
         if let elements = Collections.elements(of: object) {
             var values: [Any] = []
@@ -54,6 +54,18 @@ enum KeyPathValue {
         }
         if let string = Values.string(object), key == "length" { return string.utf16.count }
         throw PredicateEvaluationError("\(type(of: object)) is not key value coding-compliant for the key \"\(key)\": only KeyValueCoding objects, dictionaries and collections have keys")
+    }
+
+    /// The value of `key` of a key-value coding object. An object whose keys
+    /// are its entity's properties (a managed object, a stored record) has
+    /// its key checked first: KeyValueCoding stops the program on an unknown
+    /// key, which here, where key paths come from predicates, is an error.
+    private static func value(of object: KeyValueCoding, key: String) throws(PredicateEvaluationError) -> Any? {
+        if let entityObject = object as? EntityKeyValueCoding, entityObject.keyValueEntity.propertiesByName[key] == nil {
+            let entity = entityObject.keyValueEntity.name ?? ""
+            throw PredicateEvaluationError("The entity \(entity) is not key value coding-compliant for the key \"\(key)\"")
+        }
+        return Values.normalized(object.value(forKey: key))
     }
 
     /// `@count`, `@sum`, `@avg`, `@min`, `@max` and the `@…UnionOf…` operators.
@@ -84,4 +96,11 @@ enum KeyPathValue {
             throw PredicateEvaluationError("Unknown collection operator \(name) in \"\(keyPath)\"")
         }
     }
+}
+
+/// Key-value coding whose keys are the properties of an entity: managed
+/// objects and the stores' records (every ``FetchCandidate``).
+protocol EntityKeyValueCoding: KeyValueCoding {
+    /// The entity whose properties are the object's keys.
+    var keyValueEntity: NSEntityDescription { get }
 }

@@ -122,14 +122,18 @@ enum PredicateFormatter {
     }
 
     /// What follows a unary minus: bare when the parser reads it back as the
-    /// minus's operand (postfix expressions, another unary minus, a negative
-    /// number), else in parentheses (infix operations; other literals, which
-    /// `-` would fold into a negative constant).
+    /// minus's operand (postfix expressions, another unary minus, constants
+    /// other than numbers), else in parentheses (infix operations; number
+    /// literals, which `-` would fold into a negative constant).
     private static func unaryOperand(_ e: NSExpression, followed: Bool) -> String {
         if negation(e) != nil { return format(e, followed: followed) }
-        // A negative number keeps its own minus (`--2` reads back as -(-2));
-        // any other literal would fold into a negative one, so `-(2)`.
-        if case .constant = e.kind { return precedence(e) == nil ? "(\(format(e)))" : format(e) }
+        // A number literal would fold into a negative one, so `-(2)`; every
+        // other constant reads back bare: a negative number keeps its own
+        // minus (`--2` is -(-2)), nil, strings, dates and collections.
+        if case .constant = e.kind {
+            let text = format(e)
+            return text.first.map { $0.isNumber || $0 == "." } == true ? "(\(text))" : text
+        }
         return precedence(e) == nil ? format(e, followed: followed) : "(\(format(e)))"
     }
 
@@ -201,6 +205,8 @@ enum PredicateFormatter {
     /// Apple prints dates with `%f`; that keeps microseconds, so fall back to
     /// the shortest exact form when it would round.
     private static func seconds(_ interval: TimeInterval) -> String {
+        // `%f` prints an infinite date as `inf`, which reads back as a key.
+        guard interval.isFinite else { return number(.double(interval)) }
         let fixed = String(format: "%f", interval)
         return Double(fixed) == interval ? fixed : "\(interval)"
     }

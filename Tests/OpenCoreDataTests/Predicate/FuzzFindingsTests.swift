@@ -44,8 +44,9 @@ import Testing
     }
 
     /// FuzzPredicateParser: a chain of unary minuses ending in a number
-    /// literal (`- - -2`, the last minus folded into the constant -2) printed
-    /// the constant in parentheses, one level too deep at the nesting limit.
+    /// literal (`- - -2`, the last minus folded into the constant -2) or in
+    /// another constant (`- -NULL`) printed the constant in parentheses, one
+    /// level too deep at the nesting limit.
     @Test func unaryMinusesBeforeANegativeNumberPrintWithoutParentheses() throws {
         let crash = "SE" + String(repeating: "-", count: 98) + "2"
         let expression = try NSExpression.parse(crash)
@@ -54,5 +55,55 @@ import Testing
         #expect(try NSExpression.parse("-(2)").description == "-(2)")
         #expect(try NSExpression.parse("- -2.5").description == "--2.5")
         #expect(try NSExpression.parse("--2").evaluate(with: nil) as? Int == 2)
+        // The same for the other constants: nil, strings, dates, collections.
+        let nils = "SE--t----------------------------NUL-----NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t----------------------------------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL------L-NULL----------------------------------------------NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t----NULL--------\t-------NULL--------\t----------------------------------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL------L-NULL----------------------------------------------NULL--------\t----------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t---------------------------------------------------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t----------------------------------------NULL--------\t-------NULL--------\t---------LF BETWEEN 4"
+        let predicate = try NSPredicate.parse(nils)
+        #expect(try NSPredicate.parse(predicate.predicateFormat) == predicate)
+        for (format, printed) in [("-nil", "-nil"), ("-'a'", "-\"a\""), ("-{1, 2}", "-{1, 2}"), ("-(1.5)", "-(1.5)"), ("-(.5)", "-(0.5)")] {
+            #expect(try NSExpression.parse(format).description == printed)
+        }
+    }
+
+    /// FuzzPredicateParser: an infinite date (`CAST(31e999000, "NSDate")`)
+    /// printed as `CAST(inf, "NSDate")`, which reads back as the key `inf`.
+    @Test func infiniteDatesPrintAsNumbers() throws {
+        let predicate = try NSPredicate.parse(#"CAST(31e999000, "NSDate") == ercat"#)
+        #expect(predicate.predicateFormat == #"CAST(1e999, "NSDate") == ercat"#)
+        #expect(try NSPredicate.parse(predicate.predicateFormat) == predicate)
+        let past = try NSPredicate.parse("born < %@", arguments: [Date(timeIntervalSinceReferenceDate: -.infinity)])
+        #expect(past.predicateFormat == #"born < CAST(-1e999, "NSDate")"#)
+        #expect(try NSPredicate.parse(past.predicateFormat) == past)
+    }
+
+    /// FuzzPredicateSQL: `pets.@sum.legs0 > 3` stopped the program in the
+    /// SQLite store's in-memory evaluation (StoreRow: no property 'legs0'):
+    /// the key check stopped at the collection operator. It now reads on
+    /// through `@sum` to the elements' entity; and a key no check can see
+    /// (read from an object a TERNARY or an index yields) is an evaluation
+    /// error, 134060, instead of a stop.
+    @Test(arguments: TestStack.StoreKind.allCases) func unknownKeysAfterCollectionOperatorsThrow(_ kind: TestStack.StoreKind) throws {
+        var random = SeededGenerator(seed: 19)
+        let context = try TestStack.context(SQLPredicateAgreementTests.model(), kind)
+        let person = TestStack.insert("Person", into: context, ["name": "ann", "age": Int32(random.next() % 60)])
+        TestStack.insert("Pet", into: context, ["legs": Int16(4)]).setValue(person, forKey: "owner")
+        person.setValue(TestStack.insert("Team", into: context, ["title": "t"]), forKey: "team")
+        try context.save()
+        let reader = try TestStack.reader(of: context)
+        for (format, arguments) in [("pets.@sum.legs0 > 3", []), ("pets.@max.nokey == 4", []), ("%K == 1", ["team.self.nokey"]),
+                                    ("%K == 1", ["SELF.team.SELF.nokey"]), ("TERNARY(age > -1, team, team).nokey == 1", []),
+                                    ("{team}[0].nokey == 1", []), ("FUNCTION(SELF, 'team').nokey == 1", [])] as [(String, [Any])] {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+            request.predicate = try NSPredicate.parse(format, arguments: arguments)
+            do {
+                _ = try reader.fetch(request)
+                Issue.record("\(kind) \(format): no error")
+            } catch {
+                let error = error as NSError
+                #expect(error.domain == NSCocoaErrorDomain && error.code == NSCoreDataError, "\(kind) \(format): \(error)")
+            }
+        }
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+        request.predicate = try NSPredicate.parse("pets.@sum.legs == 4 AND pets.@max.legs == 4 AND %K == 't'", arguments: ["team.self.title"])
+        #expect(try reader.fetch(request).count == 1)
     }
 }
