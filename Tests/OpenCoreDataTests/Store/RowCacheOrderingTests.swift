@@ -119,7 +119,11 @@ import Testing
         let readers = (0..<2).map { _ in TestStack.sibling(of: writer) }
         let group = DispatchGroup()
         for (number, reader) in readers.enumerated() {
-            DispatchQueue.global().async(group: group) {
+            // Threads of their own: under a loaded test run the global queues
+            // may not start a job before the writer is done.
+            group.enter()
+            Thread {
+                defer { group.leave() }
                 var generator = SeededGenerator(seed: UInt64(number + 1))
                 while done.value == 0 {
                     func check(_ object: NSManagedObject, floor: Int) {
@@ -143,9 +147,10 @@ import Testing
                         reader.reset()
                     }
                 }
-            }
+            }.start()
         }
-        for round in 1...30 {
+        // At least 30 rounds, and on until both readers have read (bounded).
+        for round in 1...300 where round <= 30 || reads.value < 400 {
             try writer.performAndWait { () throws in
                 for id in albumIDs { writer.object(with: id).setValue(Int32(round), forKey: "sheets") }
                 try writer.save()
