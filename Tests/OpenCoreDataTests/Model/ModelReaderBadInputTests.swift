@@ -32,13 +32,33 @@ import Testing
         }
     }
 
-    /// A document declared in another encoding is transcoded by libxml2, so
-    /// its bytes are not UTF-8 and still read.
-    @Test func aDocumentDeclaredLatin1StillReads() throws {
-        let bytes = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?>"#.utf8) + Array("\n<model>\n<entity name=\"Caf".utf8) + [0xE9]
-            + Array("\" representedClassName=\"Cafe\"/>\n</model>".utf8)
-        let model = try ModelXMLReader.read(data: Data(bytes))
-        #expect(model.entities.map(\.name) == ["Café"])
+    /// A document declared in another encoding Foundation decodes, or in
+    /// UTF-16, is transcoded to UTF-8 before parsing, so it still reads.
+    @Test func documentsInOtherEncodingsStillRead() throws {
+        let body = "\n<model>\n<entity name=\"Café\" representedClassName=\"Cafe\"/>\n</model>"
+        let latin1 = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?>"#.utf8) + Array(body.data(using: .isoLatin1)!)
+        #expect(try ModelXMLReader.read(data: Data(latin1)).entities.map(\.name) == ["Café"])
+        let utf16 = (#"<?xml version="1.0" encoding="UTF-16"?>"# + body).data(using: .utf16)!  // with a byte order mark
+        #expect(try ModelXMLReader.read(data: utf16).entities.map(\.name) == ["Café"])
+        let utf16LE = (#"<?xml version="1.0" encoding="UTF-16LE"?>"# + body).data(using: .utf16LittleEndian)!
+        #expect(try ModelXMLReader.read(data: utf16LE).entities.map(\.name) == ["Café"])
+    }
+
+    /// FuzzModelReader: a declaration naming an encoding libxml2 does not know
+    /// (`encoding="UTminValueString=F-8"`) made it take the document for UTF-8
+    /// without the check, and FoundationXML trapped on a name that was not.
+    /// An encoding that is not supported, or bytes that do not decode as the
+    /// declared one, are errors too.
+    @Test func unknownOrWrongEncodingsAreErrors() throws {
+        let crash: [UInt8] = Array(#"<?xml ver"#.utf8) + [0xF3] + Array(#"ion="1.0" encoding="UTminValueString=F-8" standalXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXone="yes"?>"#.utf8)
+            + Array("\n<model type=\"com.apZ_3MOODSoreDataModeler.DataModel\" documentVersi".utf8) + [0xEF]
+            + Array("n=\"1.0\">\n<entity name=\"A\"><relationship name<\"b\"".utf8) + [0]
+            + Array("deletionRule=Arralify\"/></entity>\n</mod na".utf8)
+        for bytes in [crash, Array(#"<?xml version="1.0" encoding="KOI8-Z"?><model/>"#.utf8),
+                      Array(#"<?xml version="1.0" encoding="US-ASCII"?><model a"#.utf8) + [0xE9] + Array(#"="1"/>"#.utf8)] {
+            let error = try #require(Self.error(bytes))
+            #expect(error.kind == .unreadable && error.line == 1, "\(error)")
+        }
     }
 
     /// M2: a memberEntity under a configuration outside <model> indexed an

@@ -40,7 +40,7 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
 
     /// The model in `data`; `file` only names the source in errors.
     static func read(data: Data, file: URL? = nil) throws -> NSManagedObjectModel {
-        try checkUTF8(data, file: file)
+        let data = try utf8Document(data, file: file)
         let reader = ModelXMLReader(file: file)
         let parser = XMLParser(data: data)
         parser.delegate = reader
@@ -66,16 +66,32 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
     private var sawModel = false
 
     /// FoundationXML stops the program on an element or attribute name that
-    /// is not UTF-8: libxml2 hands such names on unchecked for a UTF-8
-    /// document. So a document in UTF-8 (what Xcode writes: declared so, or
-    /// undeclared without a UTF-16/32 byte order mark) is checked first; one
-    /// declared in another encoding is transcoded by libxml2 itself.
-    /// Throws a ModelFileError naming the line of the first bad byte.
-    static func checkUTF8(_ data: Data, file: URL?) throws {
-        let head = data.prefix(4)
-        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0, 0, 0xFE, 0xFF])
-            || head.starts(with: [0, 0x3C]) || head.starts(with: [0x3C, 0]) { return }
-        if let encoding = declaredEncoding(data), !["UTF-8", "UTF8"].contains(encoding.uppercased()) { return }
+    /// is not UTF-8: libxml2 hands such names on unchecked (in a document it
+    /// takes for UTF-8, also one declaring an encoding it does not know). So
+    /// the parser only ever sees checked UTF-8: a document in UTF-8 (what
+    /// Xcode writes: declared so, or undeclared) is checked as it is; one in
+    /// UTF-16 (byte order mark or `<` as two bytes) or declaring an encoding
+    /// Foundation decodes is transcoded, its declaration then saying UTF-8.
+    /// Throws a ModelFileError naming the line of the first byte that is not
+    /// UTF-8, or the encoding that is not supported or does not decode.
+    static func utf8Document(_ data: Data, file: URL?) throws -> Data {
+        let head = Array(data.prefix(4))
+        let utf16: String.Encoding? = switch head.prefix(2) {
+        case [0xFE, 0xFF], [0xFF, 0xFE]: .utf16
+        case [0, 0x3C]: .utf16BigEndian
+        case [0x3C, 0]: .utf16LittleEndian
+        default: nil
+        }
+        if head.starts(with: [0, 0, 0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE, 0, 0]) {
+            return try transcoded(data, from: .utf32, named: "UTF-32", file: file)
+        }
+        if let utf16 { return try transcoded(data, from: utf16, named: "UTF-16", file: file) }
+        if let declared = declaredEncoding(data), !["UTF-8", "UTF8"].contains(declared.uppercased()) {
+            guard let encoding = supportedEncodings[declared.uppercased()] else {
+                throw ModelFileError(.unreadable, "The encoding '\(declared.prefix(40))' is not supported (model files are UTF-8).", file: file, line: 1)
+            }
+            return try transcoded(data, from: encoding, named: declared, file: file)
+        }
         var iterator = data.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         var line = 1
@@ -87,15 +103,37 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
                 throw ModelFileError(.unreadable, "Not UTF-8: line \(line) holds bytes that are not UTF-8 (model files are UTF-8).",
                                      file: file, line: line)
             case .emptyInput:
-                return
+                return data
             }
         }
+    }
+
+    /// The encodings a declaration may name besides UTF-8, by upper-cased name.
+    private static let supportedEncodings: [String: String.Encoding] = [
+        "US-ASCII": .ascii, "ASCII": .ascii, "ISO-8859-1": .isoLatin1, "LATIN1": .isoLatin1, "ISO-LATIN-1": .isoLatin1,
+        "ISO-8859-2": .isoLatin2, "WINDOWS-1250": .windowsCP1250, "WINDOWS-1251": .windowsCP1251, "WINDOWS-1252": .windowsCP1252,
+        "WINDOWS-1253": .windowsCP1253, "WINDOWS-1254": .windowsCP1254, "MACINTOSH": .macOSRoman, "X-MAC-ROMAN": .macOSRoman,
+        "UTF-16": .utf16, "UTF-16BE": .utf16BigEndian, "UTF-16LE": .utf16LittleEndian,
+    ]
+
+    /// `data` decoded from `encoding` and written as UTF-8, its XML
+    /// declaration (if any) now naming UTF-8.
+    private static func transcoded(_ data: Data, from encoding: String.Encoding, named name: String, file: URL?) throws -> Data {
+        guard var text = String(data: data, encoding: encoding) else {
+            throw ModelFileError(.unreadable, "Not \(name.prefix(40)): the file's bytes do not decode as the encoding it is in.", file: file, line: 1)
+        }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        if text.hasPrefix("<?xml"), let end = text.range(of: "?>") {
+            let declaration = String(text[..<end.lowerBound]).replacing(/encoding\s*=\s*["'][^"']*["']/, with: #"encoding="UTF-8""#)
+            text = declaration + text[end.lowerBound...]
+        }
+        return Data(text.utf8)
     }
 
     /// The encoding named by the XML declaration (`<?xml … encoding="…"?>`) at
     /// the start of `data`, if any.
     static func declaredEncoding(_ data: Data) -> String? {
-        var bytes = data.prefix(256)
+        var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard bytes.starts(with: Array("<?xml".utf8)), let end = bytes.firstRange(of: Array("?>".utf8)) else { return nil }
         let declaration = String(decoding: bytes[bytes.startIndex..<end.lowerBound], as: UTF8.self)
