@@ -1,0 +1,2 @@
+// Declarations only (include/CLibFuzzer.h); libFuzzer itself comes with -sanitize=fuzzer.
+#include "CLibFuzzer.h"
