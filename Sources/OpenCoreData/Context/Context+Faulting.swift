@@ -109,6 +109,8 @@ extension NSManagedObjectContext {
             let value = attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil
             values[values.layout.slot(of: attribute)] = SlotValue(attribute: value)
         }
+        // Transient defaults are where the record leaves off, not changes to it.
+        values.forgetChanges()
         object.values = values
         object.committedRow = row
     }

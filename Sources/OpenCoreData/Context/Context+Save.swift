@@ -73,6 +73,7 @@ extension NSManagedObjectContext {
         for object in savedInserted + savedUpdated {
             object.isInsertedFlag = false
             object.isUpdatedFlag = false
+            object.values.forgetChanges()
         }
         // Emptied before forgetting, so that forgetting each deleted object
         // does not remove it from `deleted` one by one (quadratic).

@@ -33,8 +33,11 @@ struct SavePlan {
         for object in context.updated.objects {
             var snapshot = snapshot(of: object)
             snapshot.version = object.committed?.version ?? 0
+            // Without a committed record nothing says what is as stored.
+            snapshot.changedSlots = object.committed == nil ? nil : object.values.changed
             try add(snapshot.objectID) { $0.updated.append(snapshot) }
             snapshot.version += 1
+            snapshot.changedSlots = nil
             snapshots.append((object, snapshot))
         }
         for object in context.deleted.objects where !object.objectID.isTemporaryID {

@@ -87,6 +87,11 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
 
     /// The transient attributes, which a loaded object starts at their
     /// defaults; a stored list once the model is frozen.
+    /// The properties a value can fail validation on (see `hasValidationRules`).
+    var validatedProperties: [NSPropertyDescription] {
+        frozen?.validatedProperties ?? properties.filter(\.hasValidationRules)
+    }
+
     var transientAttributes: [NSAttributeDescription] {
         frozen?.transientAttributes ?? attributesByName.values.filter(\.isTransient)
     }
@@ -182,6 +187,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         let relationshipsByName: [String: NSRelationshipDescription]
         let defaultedAttributes: [NSAttributeDescription]
         let transientAttributes: [NSAttributeDescription]
+        let validatedProperties: [NSPropertyDescription]
         let slotLayout: PropertySlotLayout
         let versionHash: Data
 
@@ -194,6 +200,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             self.relationshipsByName = relationshipsByName
             defaultedAttributes = attributesByName.values.filter { $0.defaultValue != nil }
             transientAttributes = attributesByName.values.filter(\.isTransient)
+            validatedProperties = properties.filter(\.hasValidationRules)
             slotLayout = PropertySlotLayout(properties)
             self.versionHash = versionHash
         }

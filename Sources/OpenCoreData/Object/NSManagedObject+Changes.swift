@@ -8,7 +8,8 @@ extension NSManagedObject {
     public func changedValues() -> [String: Any] {
         guard !isFaultStorage else { return [:] }
         guard let committed else { return changes(since: nil) }
-        return changes(since: committed.values)
+        // Only the slots written since the values were committed can differ.
+        return changes(since: committed.values, among: values.changed.slots)
     }
 
     /// The properties changed since the last `processPendingChanges()`.
@@ -55,11 +56,12 @@ extension NSManagedObject {
 
     /// The properties whose current value differs from `baseline`'s (slots
     /// of the same layout; a record's or an earlier copy of `values`), or,
-    /// without a baseline, every property that has a value.
-    private func changes(since baseline: ContiguousArray<SlotValue>?) -> [String: Any] {
+    /// without a baseline, every property that has a value; only `slots`
+    /// are looked at when given.
+    private func changes(since baseline: ContiguousArray<SlotValue>?, among slots: [Int]? = nil) -> [String: Any] {
         var result: [String: Any] = [:]
-        for (slot, property) in values.layout.properties.enumerated() {
-            let current = values[slot]
+        for slot in slots ?? Array(values.layout.properties.indices) {
+            let property = values.layout.properties[slot], current = values[slot]
             let changed: Bool
             if let baseline {
                 changed = !same(current, slot < baseline.count ? baseline[slot] : .none, property)

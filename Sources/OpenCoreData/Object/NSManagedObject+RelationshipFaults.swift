@@ -34,7 +34,7 @@ extension NSManagedObject {
         case .ids(let ids):
             guard let context = managedObjectContext else { return ManagedObjectSet() }
             let set = ManagedObjectSet(ids.map(context.object(with:)))
-            values[slot] = .objects(set)
+            values.resolve(slot, to: .objects(set))
             return set
         default: return ManagedObjectSet()
         }
@@ -48,7 +48,7 @@ extension NSManagedObject {
         case .id(let id):
             guard let context = managedObjectContext else { return nil }
             let object = context.object(with: id)
-            values[slot] = .object(object)
+            values.resolve(slot, to: .object(object))
             return object
         default: return nil
         }
@@ -61,9 +61,9 @@ extension NSManagedObject {
     func fillUnreadToMany(_ slot: Int, with ids: [NSManagedObjectID]) {
         let value: SlotValue = ids.isEmpty ? .none : .ids(ids)
         guard values[slot].isUnread else { return }
-        values[slot] = value
+        values.resolve(slot, to: value)
         if var baseline = eventBaseline, baseline[slot].isUnread {
-            baseline[slot] = value
+            baseline.resolve(slot, to: value)
             eventBaseline = baseline
         }
         if let row = committedRow, row.snapshot[slot].isUnread {

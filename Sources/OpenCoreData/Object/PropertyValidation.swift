@@ -8,17 +8,15 @@ enum PropertyValidation {
     static func validateProperties(of object: NSManagedObject) throws {
         var errors: [NSError] = []
         // A plain NSManagedObject can't override validateValue(_:forKey:),
-        // whose check leaves the value as it is: its properties are checked
-        // directly, without the lookup by key and the comparison with the original.
+        // whose check leaves the value as it is: only properties with rules
+        // can fail, and they are checked directly, without the lookup by key
+        // and the comparison with the original.
         let isPlain = type(of: object) == NSManagedObject.self
-        for property in object.entity.properties where !(property is NSFetchedPropertyDescription) {
+        let properties = isPlain ? object.entity.validatedProperties : object.entity.properties
+        for property in properties where !(property is NSFetchedPropertyDescription) {
             let key = property.name
             // `primitiveValue(forKey:)` without looking the property up by name again.
             object.fireFaultIfNeeded()
-            // A to-many relationship never read holds what the store holds;
-            // without rules there is nothing to read it for.
-            if isPlain, let relationship = property as? NSRelationshipDescription, relationship.hasNoValidationRules,
-               object.values[object.values.layout.slot(of: relationship)].isUnread { continue }
             let original = object.publicValue(forKey: key, property: property)
             do {
                 if isPlain {
@@ -164,10 +162,17 @@ extension NSError {
     }
 }
 
-extension NSRelationshipDescription {
-    /// Whether no value of the relationship can fail validation: optional,
-    /// no count bounds, no validation predicates.
-    var hasNoValidationRules: Bool {
-        isOptional && minCount == 0 && maxCount == 0 && validationPredicateStorage.isEmpty
+extension NSPropertyDescription {
+    /// Whether some value of the property can fail the model's validation:
+    /// it is required, or has bounds, a pattern, count limits or validation
+    /// predicates. Fetched properties are never validated.
+    var hasValidationRules: Bool {
+        switch self {
+        case is NSFetchedPropertyDescription: return false
+        case _ where !isOptional || !validationPredicateStorage.isEmpty: return true
+        case let attribute as NSAttributeDescription: return attribute.validationRules != AttributeValidationRules()
+        case let relationship as NSRelationshipDescription: return relationship.minCount > 0 || relationship.maxCount > 0
+        default: return false
+        }
     }
 }

@@ -5,9 +5,16 @@
 /// value; no allocation) or has exactly `layout.count` elements. Loading an
 /// object shares its record's slots (`StoreSnapshot.values`) without
 /// copying them; the first change copies them once.
+///
+/// `changed` holds every slot written through the subscript since the values
+/// were last the committed ones (a record's, or what the last save wrote):
+/// a slot outside it still holds its committed value, perhaps resolved from
+/// IDs to objects (`resolve`). A slot may be in it with its value unchanged;
+/// the reverse never happens, so a save can write only the changed columns.
 struct PropertyValues {
     let layout: PropertySlotLayout
     private(set) var slots: ContiguousArray<SlotValue>
+    private(set) var changed = SlotSet()
 
     /// No values: every slot reads none.
     init(layout: PropertySlotLayout) {
@@ -22,17 +29,28 @@ struct PropertyValues {
         self.slots = slots
     }
 
-    /// The value in `slot`.
+    /// The value in `slot`; setting it records the slot as changed.
     subscript(slot: Int) -> SlotValue {
         get { slot < slots.count ? slots[slot] : .none }
         set {
-            if slots.isEmpty {
-                guard !newValue.isNone else { return }
-                slots = ContiguousArray(repeating: .none, count: layout.count)
-            }
-            slots[slot] = newValue
+            changed.insert(slot)
+            resolve(slot, to: newValue)
         }
     }
+
+    /// Puts `value`, the same value in another form (destination objects for
+    /// their IDs, IDs read for an unread to-many), in `slot` without
+    /// recording a change.
+    mutating func resolve(_ slot: Int, to value: SlotValue) {
+        if slots.isEmpty {
+            guard !value.isNone else { return }
+            slots = ContiguousArray(repeating: .none, count: layout.count)
+        }
+        slots[slot] = value
+    }
+
+    /// Makes the current values the committed ones: no slot is changed.
+    mutating func forgetChanges() { changed = SlotSet() }
 
     /// The value of the property named `key` as `Any`; nil for a name the
     /// entity does not have.
@@ -50,7 +68,7 @@ struct PropertyValues {
     mutating func removeAll() { slots = [] }
 
     /// Empties `slot` and returns what it held, so that the caller can change
-    /// it in place.
+    /// it in place and put it back (through the subscript if it changed).
     mutating func take(_ slot: Int) -> SlotValue {
         guard slot < slots.count else { return .none }
         defer { slots[slot] = .none }

@@ -15,6 +15,9 @@ public struct StoreSnapshot: @unchecked Sendable {
     let layout: PropertySlotLayout
     /// The values by slot: one per property of the entity.
     var values: ContiguousArray<SlotValue>
+    /// For a record a save updates: the slots whose values may differ from
+    /// the stored ones (the others are as stored); nil when any may.
+    var changedSlots: SlotSet?
 
     /// A record of `objectID` whose values are all none.
     init(objectID: NSManagedObjectID, version: Int64, layout: PropertySlotLayout) {

@@ -23,6 +23,9 @@ final class SQLiteMapping: @unchecked Sendable {
         /// The slot of each of `attributes` and of `relationships` in the
         /// entity's records (`PropertySlotLayout`), by position.
         let attributeSlots: [Int], relationshipSlots: [Int]
+        /// The slots whose values live in the entity's row: its attributes
+        /// and the relationships kept as a foreign key.
+        let columnSlots: SlotSet
     }
 
     let schema: SQLiteSchema
@@ -82,9 +85,14 @@ final class SQLiteMapping: @unchecked Sendable {
             }
         }
         let slots = description.slotLayout
+        let attributeSlots = attributes.map { slots.slot(of: $0.0) }
+        let relationshipSlots = relationships.map { slots.slot(of: $0.0) }
+        let foreignKeySlots = zip(relationships, relationshipSlots).compactMap { relationship, slot in
+            if case .foreignKey = relationship.1 { slot } else { nil }
+        }
         return Entity(description: description, number: entity.number, numbers: entity.numbers, table: entity.table,
                       attributes: attributes, relationships: relationships, columns: columns,
-                      attributeSlots: attributes.map { slots.slot(of: $0.0) },
-                      relationshipSlots: relationships.map { slots.slot(of: $0.0) })
+                      attributeSlots: attributeSlots, relationshipSlots: relationshipSlots,
+                      columnSlots: SlotSet(attributeSlots + foreignKeySlots))
     }
 }

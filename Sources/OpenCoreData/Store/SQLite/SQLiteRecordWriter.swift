@@ -26,15 +26,11 @@ struct SQLiteRecordWriter {
 
     func apply(_ changes: StoreChangeSet) throws {
         for id in changes.deleted { try delete(id) }
-        var inserts: [ObjectIdentifier: RowStatement] = [:], updates: [ObjectIdentifier: RowStatement] = [:]
-        for snapshot in changes.inserted { try write(snapshot, with: rowStatement(for: snapshot, inserting: true, &inserts)) }
-        for snapshot in changes.updated { try write(snapshot, with: rowStatement(for: snapshot, inserting: false, &updates)) }
-        for snapshot in changes.inserted {
-            try writeToMany(snapshot, inserts[ObjectIdentifier(snapshot.objectID.entity)]!.entity.relationships, inserted: true)
-        }
-        for snapshot in changes.updated {
-            try writeToMany(snapshot, updates[ObjectIdentifier(snapshot.objectID.entity)]!.entity.relationships, inserted: false)
-        }
+        var statements: [RowStatement.Key: RowStatement] = [:]
+        for snapshot in changes.inserted { try write(snapshot, with: rowStatement(for: snapshot, inserting: true, &statements)) }
+        for snapshot in changes.updated { try write(snapshot, with: rowStatement(for: snapshot, inserting: false, &statements)) }
+        for snapshot in changes.inserted { try writeToMany(snapshot, inserted: true) }
+        for snapshot in changes.updated { try writeToMany(snapshot, inserted: false) }
     }
 
     private func entity(of id: NSManagedObjectID) throws -> SQLiteMapping.Entity {
@@ -74,51 +70,62 @@ struct SQLiteRecordWriter {
     }
 
     /// The prepared statement that writes the row of one entity: an INSERT
-    /// binding `Z_PK`, `Z_ENT`, then the columns; an UPDATE binding the
-    /// columns, then `Z_PK`. The columns are the entity's attributes, then
-    /// each foreign key (followed by its destination's `Z_ENT` when it has one).
+    /// binding `Z_PK`, `Z_ENT`, then every column; an UPDATE binding the
+    /// columns of the changed slots, then `Z_PK`. The columns are the
+    /// entity's attributes, then each foreign key (followed by its
+    /// destination's `Z_ENT` when it has one), in that order.
     /// A class: handing a struct out of the cache per row copied (retained)
     /// every table of the entity's mapping.
     final class RowStatement {
+        /// Statements are kept per entity, and for updates per set of changed columns.
+        struct Key: Hashable {
+            let entity: ObjectIdentifier
+            let updatedColumns: SlotSet?
+        }
+
         let entity: SQLiteMapping.Entity
         let inserting: Bool
         let statement: Statement
-        /// The relationships kept as a foreign key in the row, in column order.
+        /// The attributes written, as positions in `entity.attributes`.
+        let attributes: [Int]
+        /// The relationships kept as a foreign key that are written, in column order.
         let foreignKeys: [(slot: Int, hasEntityColumn: Bool)]
-        /// Whether an attribute may keep its value in a file beside the store.
+        /// Whether a written attribute may keep its value in a file beside the store.
         let hasExternalStorage: Bool
 
-        init(entity: SQLiteMapping.Entity, inserting: Bool, statement: Statement,
-             foreignKeys: [(slot: Int, hasEntityColumn: Bool)]) {
+        /// The statement writing the columns of the slots in `columns` (all of them for nil).
+        init(entity: SQLiteMapping.Entity, inserting: Bool, columns: SlotSet?, db: Database) throws {
             self.entity = entity
             self.inserting = inserting
-            self.statement = statement
+            attributes = entity.attributeSlots.indices.filter { columns?.contains(entity.attributeSlots[$0]) ?? true }
+            var names = attributes.map { entity.attributes[$0].column }
+            var foreignKeys: [(slot: Int, hasEntityColumn: Bool)] = []
+            for ((_, storage), slot) in zip(entity.relationships, entity.relationshipSlots) {
+                guard case .foreignKey(let key) = storage, columns?.contains(slot) ?? true else { continue }
+                names.append(key.column)
+                if let entityColumn = key.entityColumn { names.append(entityColumn) }
+                foreignKeys.append((slot, key.entityColumn != nil))
+            }
             self.foreignKeys = foreignKeys
-            hasExternalStorage = entity.attributes.contains { $0.attribute.allowsExternalBinaryDataStorage }
+            hasExternalStorage = attributes.contains { entity.attributes[$0].attribute.allowsExternalBinaryDataStorage }
+            let sql = inserting
+                ? "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(names.map { ", " + $0 }.joined())) VALUES (?, ?, 1"
+                    + String(repeating: ", ?", count: names.count) + ")"
+                : "UPDATE \(entity.table) SET Z_OPT = Z_OPT + 1\(names.map { ", \($0) = ?" }.joined()) WHERE Z_PK = ?"
+            statement = try db.cachedStatement(sql: sql)
         }
     }
 
-    /// The row statement of `snapshot`'s entity from `statements`, prepared
-    /// and added on the entity's first record.
+    /// The row statement of `snapshot` from `statements`, prepared and added
+    /// on the first record of its entity (and, for updates, of its set of
+    /// changed columns).
     private func rowStatement(for snapshot: StoreSnapshot, inserting: Bool,
-                              _ statements: inout [ObjectIdentifier: RowStatement]) throws -> RowStatement {
-        let key = ObjectIdentifier(snapshot.objectID.entity)
-        if let row = statements[key] { return row }
+                              _ statements: inout [RowStatement.Key: RowStatement]) throws -> RowStatement {
         let entity = try entity(of: snapshot.objectID)
-        var columns = entity.attributes.map(\.column)
-        var foreignKeys: [(slot: Int, hasEntityColumn: Bool)] = []
-        for ((_, storage), slot) in zip(entity.relationships, entity.relationshipSlots) {
-            guard case .foreignKey(let key) = storage else { continue }
-            columns.append(key.column)
-            if let entityColumn = key.entityColumn { columns.append(entityColumn) }
-            foreignKeys.append((slot, key.entityColumn != nil))
-        }
-        let sql = inserting
-            ? "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, 1"
-                + String(repeating: ", ?", count: columns.count) + ")"
-            : "UPDATE \(entity.table) SET Z_OPT = Z_OPT + 1\(columns.map { ", \($0) = ?" }.joined()) WHERE Z_PK = ?"
-        let row = RowStatement(entity: entity, inserting: inserting, statement: try db.cachedStatement(sql: sql),
-                               foreignKeys: foreignKeys)
+        let columns = inserting ? nil : snapshot.changedSlots?.intersection(entity.columnSlots)
+        let key = RowStatement.Key(entity: ObjectIdentifier(entity.description), updatedColumns: columns)
+        if let row = statements[key] { return row }
+        let row = try RowStatement(entity: entity, inserting: inserting, columns: columns, db: db)
         statements[key] = row
         return row
     }
@@ -146,7 +153,8 @@ struct SQLiteRecordWriter {
             try bind(row.entity.number.databaseValue)
         }
         let previous = row.inserting || !row.hasExternalStorage ? [:] : try externalColumns(of: row.entity, pk: pk)
-        for ((attribute, column), slot) in zip(row.entity.attributes, row.entity.attributeSlots) {
+        for position in row.attributes {
+            let (attribute, column) = row.entity.attributes[position], slot = row.entity.attributeSlots[position]
             let old = previous[column] ?? .null
             let value = try SQLiteValueCoding.databaseValue(snapshot[slot].any, for: attribute) { data in
                 try files.columnValue(data, for: attribute, previous: old)
@@ -167,15 +175,14 @@ struct SQLiteRecordWriter {
         }
     }
 
-    /// Writes the to-many relationships of `snapshot` (its entity's
-    /// `relationships`) whose data lives outside its row.
-    private func writeToMany(_ snapshot: StoreSnapshot, _ relationships: [(relationship: NSRelationshipDescription, storage: SQLiteMapping.Storage)],
-                             inserted: Bool) throws {
-        let pk = snapshot.objectID.primaryKey!
-        for (relationship, storage) in relationships {
-            let value = snapshot[snapshot.layout.slot(of: relationship)]
-            // Never read, so never changed: what the file holds stays.
-            guard !value.isUnread else { continue }
+    /// Writes the to-many relationships of `snapshot` whose data lives
+    /// outside its row.
+    private func writeToMany(_ snapshot: StoreSnapshot, inserted: Bool) throws {
+        let entity = try entity(of: snapshot.objectID), pk = snapshot.objectID.primaryKey!
+        for ((_, storage), slot) in zip(entity.relationships, entity.relationshipSlots) {
+            let value = snapshot[slot]
+            // Never read, or not changed since stored: what the file holds stays.
+            guard !value.isUnread, inserted || snapshot.changedSlots?.contains(slot) ?? true else { continue }
             let destinations = value.destinationIDs.compactMap(\.primaryKey)
             switch storage {
             case .foreignKey:

@@ -1,0 +1,59 @@
+/// A set of slot numbers (`PropertySlotLayout`): the slots an object wrote
+/// since its values were last the committed ones, or the columns one UPDATE
+/// statement writes.
+///
+/// Slots below 64 live in one inline word, so the set of an entity with up to
+/// 64 properties never allocates; higher slots go to an array of words.
+/// Invariant: `overflow` never ends in a zero word, so equal sets have equal
+/// storage and `==` and hashing can compare the storage.
+struct SlotSet: Hashable, Sendable {
+    private var low: UInt64 = 0
+    private var overflow: [UInt64] = []
+
+    /// The empty set.
+    init() {}
+
+    /// The slots in `slots`.
+    init<S: Sequence>(_ slots: S) where S.Element == Int {
+        for slot in slots { insert(slot) }
+    }
+
+    /// Whether no slot is in the set.
+    var isEmpty: Bool { low == 0 && overflow.isEmpty }
+
+    func contains(_ slot: Int) -> Bool {
+        guard slot >= 64 else { return slot >= 0 && low & (1 << UInt64(slot)) != 0 }
+        let word = slot / 64 - 1
+        return word < overflow.count && overflow[word] & (1 << UInt64(slot % 64)) != 0
+    }
+
+    mutating func insert(_ slot: Int) {
+        precondition(slot >= 0, "A slot number is never negative")
+        guard slot >= 64 else {
+            low |= 1 << UInt64(slot)
+            return
+        }
+        let word = slot / 64 - 1
+        if word >= overflow.count { overflow += repeatElement(0, count: word + 1 - overflow.count) }
+        overflow[word] |= 1 << UInt64(slot % 64)
+    }
+
+    /// The slots in both sets.
+    func intersection(_ other: SlotSet) -> SlotSet {
+        var result = SlotSet()
+        result.low = low & other.low
+        var words = zip(overflow, other.overflow).map { $0 & $1 }
+        while words.last == 0 { words.removeLast() }
+        result.overflow = words
+        return result
+    }
+
+    /// Every slot in the set, in increasing order.
+    var slots: [Int] {
+        var result: [Int] = []
+        for (index, word) in ([low] + overflow).enumerated() where word != 0 {
+            for bit in 0..<64 where word & (1 << UInt64(bit)) != 0 { result.append(index * 64 + bit) }
+        }
+        return result
+    }
+}

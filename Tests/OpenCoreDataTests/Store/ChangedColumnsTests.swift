@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import Testing
+@testable import OpenCoreData
+
+/// A save updates only the columns of the properties that changed, as Core
+/// Data's SQLite store does (its SQL log shows `UPDATE ZFOO SET Z_OPT=Y, (…)
+/// WHERE (…) AND Z_OPT=X` with the changed columns only; Stack Overflow
+/// 15821652, quoted in coredata-wave2.md §4). Each test changes a column
+/// behind the context's back (as another program would, without touching
+/// `Z_OPT`), then saves a change to another property: the column nobody in
+/// the context changed must keep what the other program wrote, and every
+/// changed property must reach the file.
+@Suite struct ChangedColumnsTests {
+    private static func column(_ sql: String, in context: NSManagedObjectContext) throws -> String? {
+        try SQLiteStoreTests.raw(SQLiteStoreTests.url(of: context)).read { try String.fetchOne($0, sql: sql) }
+    }
+
+    private static func execute(_ sql: String, in context: NSManagedObjectContext) throws {
+        try DatabaseQueue(path: SQLiteStoreTests.url(of: context).path).write { try $0.execute(sql: sql) }
+    }
+
+    private static func photo(_ name: String, in context: NSManagedObjectContext) throws -> NSManagedObject {
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+        request.predicate = NSPredicate(format: "name == %@", name)
+        return try #require(try context.fetch(request).first)
+    }
+
+    @Test func anUpdateLeavesUnchangedColumnsAsTheFileHasThem() throws {
+        let context = try TestStack.albumsWithPhotos()
+        try context.performAndWait { () throws in
+            let photo = try Self.photo("p0-1", in: context)
+            try Self.execute("UPDATE ZPHOTO SET ZPATH = 'elsewhere' WHERE ZNAME = 'p0-1'", in: context)
+            photo.setValue(Int16(7), forKey: "index")
+            try context.save()
+            #expect(try Self.column("SELECT ZPATH FROM ZPHOTO WHERE ZNAME = 'p0-1'", in: context) == "elsewhere")
+            #expect(try Self.column("SELECT ZINDEX FROM ZPHOTO WHERE ZNAME = 'p0-1'", in: context) == "7")
+            #expect(try Self.column("SELECT Z_OPT FROM ZPHOTO WHERE ZNAME = 'p0-1'", in: context) == "2")
+        }
+    }
+
+    @Test func aSecondSaveWritesOnlyWhatChangedSinceTheFirst() throws {
+        let context = try TestStack.albumsWithPhotos()
+        try context.performAndWait { () throws in
+            let photo = try Self.photo("p1-2", in: context)
+            photo.setValue("first", forKey: "path")
+            try context.save()
+            try Self.execute("UPDATE ZPHOTO SET ZPATH = 'outside' WHERE ZNAME = 'p1-2'", in: context)
+            photo.setValue(Int16(3), forKey: "index")
+            try context.save()
+            #expect(try Self.column("SELECT ZPATH FROM ZPHOTO WHERE ZNAME = 'p1-2'", in: context) == "outside")
+            #expect(try Self.column("SELECT ZINDEX FROM ZPHOTO WHERE ZNAME = 'p1-2'", in: context) == "3")
+        }
+    }
+
+    @Test func aChangedToOneIsWrittenAndAReadOneIsLeftAlone() throws {
+        let context = try TestStack.albumsWithPhotos()
+        try context.performAndWait { () throws in
+            let moved = try Self.photo("p0-0", in: context), read = try Self.photo("p0-3", in: context)
+            let target = try #require(try Self.photo("p2-0", in: context).value(forKey: "album") as? NSManagedObject)
+            // Reading a relationship makes its destination an object: not a change.
+            _ = read.value(forKey: "album")
+            read.setValue("renamed", forKey: "name")
+            try Self.execute("UPDATE ZPHOTO SET ZALBUM = NULL WHERE ZNAME = 'p0-3'", in: context)
+            moved.setValue(target, forKey: "album")
+            try context.save()
+            #expect(try Self.column("SELECT ZALBUM FROM ZPHOTO WHERE ZNAME = 'renamed'", in: context) == nil)
+            let targetKey = try #require(target.objectID.primaryKey)
+            #expect(try Self.column("SELECT ZALBUM FROM ZPHOTO WHERE ZNAME = 'p0-0'", in: context) == "\(targetKey)")
+        }
+        let reader = try TestStack.reader(of: context)
+        try reader.performAndWait { () throws in
+            let album = try #require(try Self.photo("p2-0", in: reader).value(forKey: "album") as? NSManagedObject)
+            #expect(TestStack.names(TestStack.set(album, "photos")).contains("p0-0"))
+            #expect(TestStack.set(album, "photos").count == 11)
+        }
+    }
+
+    @Test func changesKeptThroughARefreshAreWritten() throws {
+        let context = try TestStack.albumsWithPhotos()
+        try context.performAndWait { () throws in
+            let photo = try Self.photo("p2-5", in: context)
+            photo.setValue("kept", forKey: "path")
+            context.refresh(photo, mergeChanges: true)
+            #expect(photo.changedValues().keys.sorted() == ["path"])
+            try context.save()
+            #expect(try Self.column("SELECT ZPATH FROM ZPHOTO WHERE ZNAME = 'p2-5'", in: context) == "kept")
+        }
+    }
+
+    @Test func aRolledBackChangeIsNotWrittenByTheNextSave() throws {
+        let context = try TestStack.albumsWithPhotos()
+        try context.performAndWait { () throws in
+            let photo = try Self.photo("p1-7", in: context)
+            photo.setValue("dropped", forKey: "path")
+            context.rollback()
+            try Self.execute("UPDATE ZPHOTO SET ZPATH = 'outside' WHERE ZNAME = 'p1-7'", in: context)
+            photo.setValue(Int16(9), forKey: "index")
+            try context.save()
+            #expect(try Self.column("SELECT ZPATH FROM ZPHOTO WHERE ZNAME = 'p1-7'", in: context) == "outside")
+            #expect(try Self.column("SELECT ZINDEX FROM ZPHOTO WHERE ZNAME = 'p1-7'", in: context) == "9")
+        }
+    }
+
+    @Test func changedValuesComparesOnlyWrittenSlotsAndStaysExact() throws {
+        let context = try TestStack.albumsWithPhotos()
+        try context.performAndWait { () throws in
+            let photo = try Self.photo("p0-9", in: context)
+            _ = photo.value(forKey: "album")
+            #expect(photo.changedValues().isEmpty)
+            photo.setValue("p0-9", forKey: "name") // the same value: written, not changed
+            #expect(photo.changedValues().isEmpty)
+            photo.setValue("new", forKey: "path")
+            #expect(photo.changedValues().keys.sorted() == ["path"])
+            try context.save()
+            #expect(photo.changedValues().isEmpty)
+        }
+    }
+}
