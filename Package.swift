@@ -15,8 +15,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "OpenCoreData", dependencies: [.product(name: "GRDB", package: "GRDB.swift"),
-                                                    .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        // The library. Applications import it through `OpenCoreData` below.
+        .target(name: "OpenCoreDataCore",
+                dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+                path: "Sources/OpenCoreData"),
+        // The module applications import: re-exports the library, and by name the classes whose names
+        // Foundation on Linux declares too, so that they are not ambiguous next to `import Foundation`.
+        .target(name: "OpenCoreData", dependencies: ["OpenCoreDataCore"], path: "Sources/OpenCoreDataExports"),
         // Swift source from a model, for `ocd generate` and the build plugin; apps don't link it.
         .target(name: "OpenCoreDataCodegen", dependencies: ["OpenCoreData"]),
         // Presentation shared by the command-line tool and the demo; the library does not depend on it.
@@ -32,7 +37,10 @@ let package = Package(
         // A child process for the SQLite crash test: saves until it is killed.
         .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData"], path: "Tests/StoreCrashWriter"),
         // Depends on `ocd` and the crash writer so that `swift test` builds what its tests run as subprocesses.
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "ocd-demo", "StoreCrashWriter"]),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataCore", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "ocd-demo", "StoreCrashWriter"]),
+        // Code in Apple's style (XCTest, Foundation and the Core Data module side by side) that must
+        // compile with only the import changed; it sees the library as applications do.
+        .testTarget(name: "ApplePortingTests", dependencies: ["OpenCoreData"]),
     ],
     swiftLanguageModes: [.v6]
 )

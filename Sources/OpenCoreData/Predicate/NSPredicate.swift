@@ -7,7 +7,8 @@
 /// after construction and so may be shared between threads.
 ///
 /// In a file that imports both Foundation and OpenCoreData, `NSPredicate`
-/// names this class: a module's declarations shadow those of modules it imports.
+/// names this class: the `OpenCoreData` module re-exports it by name, and a
+/// scoped import takes precedence over Foundation's whole-module one.
 public class NSPredicate: NSObject, NSCopying, @unchecked Sendable {
     enum Storage {
         case value(Bool)

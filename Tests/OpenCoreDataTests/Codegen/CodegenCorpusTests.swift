@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 import OpenCoreDataCodegen
 
 /// Every corpus model whose entities ask for code generation produces code

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 import OpenCoreDataCodegen
 
 /// The generator's text for the seed model FrozenTime, compared whole.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 import OpenCoreDataCodegen
 
 /// How the generator follows the model's settings and its own options, on a

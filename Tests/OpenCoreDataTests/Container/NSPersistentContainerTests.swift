@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// NSPersistentContainer as Apple documents it: model by name, one SQLite
 /// store in defaultDirectoryURL() unless described otherwise, a main-queue

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Several private-queue contexts on one coordinator and one SQLite file
 /// insert, move and delete albums and photos from seeded generators and save

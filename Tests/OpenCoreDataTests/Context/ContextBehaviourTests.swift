@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Records notifications posted by one object.
 final class NotificationRecorder: @unchecked Sendable {

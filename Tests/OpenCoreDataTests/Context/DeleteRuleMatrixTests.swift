@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Every delete rule × every cardinality pair (reference §2.1 rule semantics,
 /// §2.2 timing: rules run in processPendingChanges and at save, Deny is

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Objects do not outlive what the application keeps: a context holds
 /// unchanged objects weakly ("a context holds changed objects strongly until

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Thousands of random inserts, relationship edits and deletes with saves
 /// and rollbacks at random points, from a fixed seed. After every save every

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Which objects a context keeps. Core Data's contexts hold registered
 /// objects weakly unless they have unsaved changes or

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The walk-throughs of shared/seeds, replayed against each store type;
 /// readers of saved data open SQLite stores again.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// What the writers of ConcurrentContextsStressTests did, shared between
 /// their threads under a lock: saves made and failed (by error code), and the

@@ -1,5 +1,5 @@
 import Foundation
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// One round of a writer of ConcurrentContextsStressTests, and one pass of
 /// its reader; each runs on its context's queue.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Models of the seed walk-throughs, built in code, and in-memory stacks.
 enum TestStack {

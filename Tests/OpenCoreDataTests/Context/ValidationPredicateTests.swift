@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Validation predicates of a property (NSPropertyDescription.h
 /// `setValidationPredicates:withValidationWarnings:`; Core Data Programming

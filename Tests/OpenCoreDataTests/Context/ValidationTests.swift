@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Validation at save (reference §2.3 codes, §2.4 userInfo keys and 1560
 /// wrapping; CDPG-VAL: "applied by Core Data only during a save operation or

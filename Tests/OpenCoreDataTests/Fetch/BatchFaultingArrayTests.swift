@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `fetchBatched`: Core Data's batch-faulting array. "When the fetch is
 /// executed, the entire request is evaluated and the identities of all

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// NSBatchUpdateRequest (reference §4.4; Apple's "Batch Updates" guide):
 /// records change in the store, objects in contexts keep their values until

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Dictionary results on each store: properties, key paths, relationships as
 /// IDs, aggregates with and without grouping, HAVING, DISTINCT, the window,

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Fetch request templates stored in a model (NSManagedObjectModel.h;
 /// Predicate Programming Guide, "Creating Predicates": every variable must be

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// NSFetchRequest settings the context and in-memory store honour (reference §4.1).
 @Suite struct FetchRequestTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Issue 19, P1: `FUNCTION(SELF, 'nokey') == 1` stopped the program inside
 /// the SQLite store's in-memory evaluation (StoreRow: "has no property named

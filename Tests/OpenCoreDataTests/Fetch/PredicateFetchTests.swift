@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Fetch requests with predicates and sort descriptors against each store (NSFetchRequest.h; the seeds' "sorted by name" walk-through).
 @Suite struct PredicateFetchTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `relationshipKeyPathsForPrefetching` (NSFetchRequest.h): the destinations
 /// of each key path are loaded with the fetch, in one batch per step.

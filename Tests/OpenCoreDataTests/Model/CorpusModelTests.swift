@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Every model file of the corpus (real `.xcdatamodel/contents` written by
 /// Xcode in public projects, shared/corpus/models) loads and round-trips.

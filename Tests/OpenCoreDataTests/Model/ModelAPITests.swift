@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The model API behaves as Apple's headers describe it (NSManagedObjectModel.h,
 /// NSEntityDescription.h, NSPropertyDescription.h, NSAttributeDescription.h,

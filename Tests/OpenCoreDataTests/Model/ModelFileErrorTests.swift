@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A broken model file is a thrown error that names the file, the line, and
 /// the entity and property where it went wrong — never a crash.

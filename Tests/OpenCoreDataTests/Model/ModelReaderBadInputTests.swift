@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Model files the fuzzer found stopping the program (issue 19, M1 and M2):
 /// each is now a ModelFileError naming the line, never a trap.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The checksum and digest Core Data stores next to the version hashes,
 /// recomputed from the hashes of every corpus store that has them.

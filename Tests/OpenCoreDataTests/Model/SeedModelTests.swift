@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The seeds' models, built in code and read from the Xcode model files in
 /// Examples/Models, describe the same thing.

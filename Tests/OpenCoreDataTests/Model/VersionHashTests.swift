@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Version hashes: stable across runs and processes, equal for equal models,
 /// changed by exactly the inputs Core Data hashes. Sources: NSEntityDescription.h

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 final class Album: NSManagedObject {
     @Managed var name: String?

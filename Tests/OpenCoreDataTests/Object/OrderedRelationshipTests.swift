@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Ordered to-many relationships are NSOrderedSets whose order is kept,
 /// saved and tracked as a change (H-REL `ordered`; seed 004 "Arrangement").

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `value(forKey:as:)`, what generated properties read through: Xcode's
 /// property types over the Swift values the object stores.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Evaluation rules from issue 4 ("Evaluation semantics to get right"), against
 /// KeyValueCoding objects, dictionaries and plain values.

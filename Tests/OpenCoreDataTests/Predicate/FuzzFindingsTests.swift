@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Inputs the fuzz targets (Fuzz/) found stopping the program, each now a
 /// regression test holding the minimal input.

@@ -1,4 +1,4 @@
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// One golden-table entry: a format string, its arguments and variables, and
 /// what it evaluates to against ``Fixtures/adam``.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The acceptance table of issue 4: every row parses, prints to a string that
 /// parses to an equal predicate (and prints the same again), and evaluates to

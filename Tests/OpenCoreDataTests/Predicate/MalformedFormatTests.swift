@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Malformed format strings: each throws a PredicateSyntaxError whose UTF-16
 /// offset points at the token where parsing stopped (or, for an unterminated

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Feeds many random and mutated strings to the parser. Each must parse or
 /// throw — never trap, hang or overflow the stack; whatever parses must print

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Operator precedence. Apple's BNF (Predicate Programming Guide, "BNF Definition
 /// of Cocoa Predicates") does not state precedence; reference §5.4 and §10 item 5

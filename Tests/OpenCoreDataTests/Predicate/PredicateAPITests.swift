@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Apple's API surface: constructors, raw values, substitution, equality, copying.
 @Suite struct PredicateAPITests {

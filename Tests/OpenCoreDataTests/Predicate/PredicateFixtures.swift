@@ -1,4 +1,4 @@
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A key-value coding object backed by a dictionary; unknown keys stop the
 /// program, as NSManagedObject's do.

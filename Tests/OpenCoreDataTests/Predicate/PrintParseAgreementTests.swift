@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Issue 19, the predicate part: what the parser reads prints back to a
 /// string it reads again, however deep the unary minuses; a set argument

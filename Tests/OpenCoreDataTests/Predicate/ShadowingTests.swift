@@ -1,18 +1,20 @@
 // This file imports Foundation and OpenCoreData side by side, as app code does.
 // Foundation on Linux declares its own NSPredicate, NSExpression,
 // NSComparisonPredicate, NSCompoundPredicate and NSSortDescriptor; the
-// unqualified names below must resolve to OpenCoreData's, because a module's
-// declarations shadow those of the modules it imports (OpenCoreData imports
-// Foundation). If they did not, these lines would be ambiguous or bind to
-// Foundation's stubs and fail to compile (Foundation's have no format parser).
+// unqualified names below must resolve to OpenCoreData's, as values and as
+// types: the OpenCoreData module re-exports those classes by name (see
+// Sources/OpenCoreDataExports). If they did not, these lines would be
+// ambiguous or bind to Foundation's stubs and fail to compile (Foundation's
+// have no format parser).
 import Foundation
 import OpenCoreData
 import Testing
 
 @Suite struct ShadowingTests {
     @Test func unqualifiedNamesAreOpenCoreDatas() {
-        let predicate = NSPredicate(format: "age > %d", 18)
+        let predicate: NSPredicate = NSPredicate(format: "age > %d", 18)
         let typed: OpenCoreData.NSPredicate = predicate
+        let _: [NSSortDescriptor] = [], _: NSExpression? = nil, _: NSCompoundPredicate? = nil
         #expect(typed is OpenCoreData.NSComparisonPredicate)
         #expect(predicate.evaluate(with: ["age": 30]))
 

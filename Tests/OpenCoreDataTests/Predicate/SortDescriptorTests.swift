@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// NSSortDescriptor: key paths through to-one relationships, several
 /// descriptors, nil ordering, the NSString comparison selectors, comparators,

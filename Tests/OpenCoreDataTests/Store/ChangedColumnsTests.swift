@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A save updates only the columns of the properties that changed, as Core
 /// Data's SQLite store does (its SQL log shows `UPDATE ZFOO SET Z_OPT=Y, (…)

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// NSPersistentStoreCoordinator and the in-memory store (H-PSC; reference §3.4).
 @Suite struct CoordinatorTests {

@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Issue 19: every corpus store, damaged in a fixed set of ways (a fixed
 /// seed per store), then opened without a model as an unknown store is (the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The row cache never serves a row older than the store's: a record read
 /// before a save must not replace the row that save cached (issue 19). Core

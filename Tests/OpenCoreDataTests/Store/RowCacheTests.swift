@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The coordinator's row cache: a record some object holds is not read from
 /// the store again by another context, unless the context's

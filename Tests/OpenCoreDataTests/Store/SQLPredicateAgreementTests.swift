@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Thousands of generated predicates and sorts, each fetched through SQL from
 /// the SQLite store and evaluated in memory on the same objects: the results

@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Ordered to-many relationships of the corpus stores (those with Z_FOK_
 /// columns): every source object's destinations come back in ascending

@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Stores written by Core Data (shared/corpus/stores, copied with their
 /// -wal/-shm first), opened with their models: every object of every entity

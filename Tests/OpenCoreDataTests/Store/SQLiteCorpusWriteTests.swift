@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Stores Core Data wrote, changed and saved by OpenCoreData (on copies):
 /// SQLite's own integrity check passes and the change reads back after reopening.

@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A child process (StoreCrashWriter) saves large batches and is killed with
 /// SIGKILL at random points; after every kill the store must open, pass

@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Attributes with `allowsExternalBinaryDataStorage` in the SQLite store:
 /// large values in files beside the store, small ones inline, and no save,

@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Z_METADATA as Core Data writes it: read back from stores written on Apple
 /// devices (shared/corpus/stores, with their decoded `.Z_METADATA.json`).

@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Every corpus store opened with a model rebuilt from its own schema, as
 /// for a store whose model is unknown: every object reads, counts agree with

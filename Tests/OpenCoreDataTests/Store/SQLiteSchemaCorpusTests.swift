@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The generated layout against the stores Core Data wrote in the corpus
 /// (shared/corpus/stores), each paired with its model file by PAIRING.tsv.

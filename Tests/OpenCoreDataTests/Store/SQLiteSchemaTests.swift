@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Each layout rule on a small model written the way Xcode writes one.
 struct SQLiteSchemaTests {

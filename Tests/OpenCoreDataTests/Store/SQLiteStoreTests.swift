@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The SQLite store on its own: the file it creates, how values are written,
 /// keys handed out, options, metadata and model compatibility.

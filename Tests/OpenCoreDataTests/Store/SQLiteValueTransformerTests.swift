@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Stores [Int] as the UTF-8 of "ints:1,2,3": readable bytes, so the test can
 /// see which direction the store ran it in.

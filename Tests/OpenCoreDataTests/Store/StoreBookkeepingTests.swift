@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 import OpenCoreDataTools
 
 /// Issue 19, S1–S4: a store's bookkeeping tables and rows are untrusted

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// To-many relationships of the SQLite store are faults until used: the
 /// store reads an object's record without them and reads a relationship's

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 @Suite struct PackageTests {
     @Test func reexportsFoundation() {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// FIPS 180-4 / NIST CSRC example vectors for SHA-256.
 @Suite struct SHA256Tests {

@@ -1,4 +1,4 @@
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The models of the seed documents (shared/seeds), built in code exactly as
 /// the model files under Examples/Models describe them.

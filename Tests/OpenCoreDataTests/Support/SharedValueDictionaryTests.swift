@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `SharedValueDictionary`: entries read as absent once nothing else holds
 /// their value, and the storage stays within twice the live entries (or the

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `SlotSet` against `Set<Int>` as the model: random sets over slots on both
 /// sides of the inline word's boundary (64) and of the first overflow word's.

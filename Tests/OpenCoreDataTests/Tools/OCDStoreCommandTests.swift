@@ -1,6 +1,6 @@
 import Testing
 import GRDB
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `ocd inspect` and `ocd query`, run as subprocesses on copies of stores
 /// Core Data wrote (shared/corpus/stores), their JSON output checked

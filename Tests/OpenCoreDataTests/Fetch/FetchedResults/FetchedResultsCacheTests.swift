@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `cacheName`: computed sections kept in a file, checked against the store
 /// (reference §6.1: "Cached sections are checked to see if the time stamp

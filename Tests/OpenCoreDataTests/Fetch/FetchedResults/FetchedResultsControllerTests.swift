@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// NSFetchedResultsController's API as reference §6 documents it.
 @Suite struct FetchedResultsControllerTests {

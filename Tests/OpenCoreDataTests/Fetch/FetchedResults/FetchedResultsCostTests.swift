@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// One changed object costs work proportional to the change, not to the
 /// number of results: counted as sort comparisons, which a re-sort would

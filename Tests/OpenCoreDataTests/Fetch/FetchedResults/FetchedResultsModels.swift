@@ -1,4 +1,4 @@
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Models and stacks for the fetched-results tests.
 enum FetchedResultsModels {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Thousands of random inserts, deletes, changes of sort, section and
 /// predicate keys, saves and merged saves; after every event, replaying the

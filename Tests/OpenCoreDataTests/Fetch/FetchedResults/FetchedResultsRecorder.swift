@@ -1,4 +1,4 @@
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A delegate that records every callback, as a table view data source would receive them.
 final class FetchedResultsRecorder: NSObject, NSFetchedResultsControllerDelegate {

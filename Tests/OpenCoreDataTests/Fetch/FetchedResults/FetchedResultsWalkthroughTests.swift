@@ -1,5 +1,5 @@
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Seed 002's table-view walk-through: a FailedBankInfo list sorted by
 /// `details.closeDate` descending, batch size 20, cache "root", a delegate
