@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import OpenCoreData
+
+/// Classes of their own: ManagedObjectTests counts the events of its Album and Photo.
+final class PortedAlbum: NSManagedObject {
+    @Managed var name: String?
+    @Managed var sheets: Int32
+    @Managed var photos: NSSet?
+}
+
+final class PortedPhoto: NSManagedObject {
+    @Managed var name: String?
+    @Managed var index: Int16
+    @Managed var album: PortedAlbum?
+}
+
+/// Bugs found by porting existing Core Data code (issue 18): each test is
+/// code written for Apple's Core Data that stopped the program or behaved
+/// differently here.
+@Suite struct PortingBugTests {
+    /// Thing: one attribute of each number type, all required.
+    static func numbersModel() -> NSManagedObjectModel {
+        let thing = NSEntityDescription(name: "Thing")
+        thing.properties = [
+            TestStack.attribute("i16", .integer16AttributeType), TestStack.attribute("i32", .integer32AttributeType),
+            TestStack.attribute("i64", .integer64AttributeType), TestStack.attribute("double", .doubleAttributeType),
+            TestStack.attribute("float", .floatAttributeType), TestStack.attribute("decimal", .decimalAttributeType),
+            TestStack.attribute("flag", .booleanAttributeType),
+        ]
+        let model = NSManagedObjectModel()
+        model.entities = [thing]
+        return model
+    }
+
+    // MARK: NSNumber values
+
+    /// Apple's attribute setters take any NSNumber for a number attribute
+    /// (NSAttributeDescription: "attributeValueClassName" is NSNumber for the
+    /// integer, float and Boolean types), whatever number it holds. On Linux
+    /// `NSNumber(value: 1.0) is Bool` is true, which made 0 and 1 stop the program.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func numberAttributesTakeAnyNSNumber(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(Self.numbersModel(), kind)
+        try context.performAndWait { () throws in
+            let numbers: [NSNumber] = [NSNumber(value: 1.0), NSNumber(value: 0), NSNumber(value: true),
+                                       NSNumber(value: false), NSNumber(value: Int16(1)), NSNumber(value: 1 as Float)]
+            for number in numbers {
+                let thing = TestStack.insert("Thing", into: context)
+                for key in ["i16", "i32", "i64", "double", "float", "decimal", "flag"] {
+                    thing.setValue(number, forKey: key)
+                }
+                let expected = number.intValue
+                #expect(thing.value(forKey: "i16") as? Int16 == Int16(expected))
+                #expect(thing.value(forKey: "i32") as? Int32 == Int32(expected))
+                #expect(thing.value(forKey: "i64") as? Int64 == Int64(expected))
+                #expect(thing.value(forKey: "double") as? Double == Double(expected))
+                #expect(thing.value(forKey: "float") as? Float == Float(expected))
+                #expect(thing.value(forKey: "decimal") as? Decimal == Decimal(expected))
+                #expect(thing.value(forKey: "flag") as? Bool == (expected != 0))
+            }
+            let other = TestStack.insert("Thing", into: context)
+            other.setValue(NSNumber(value: 2.75), forKey: "i32") // cut toward zero, as NSNumber.int32Value reads it
+            other.setValue(NSNumber(value: 2.75), forKey: "decimal")
+            other.setValue(NSNumber(value: Int64.max), forKey: "i64")
+            other.setValue(NSNumber(value: 7), forKey: "flag")
+            other.setValue(NSNumber(value: 2.5), forKey: "float")
+            #expect(other.value(forKey: "i32") as? Int32 == 2)
+            #expect(other.value(forKey: "decimal") as? Decimal == Decimal(string: "2.75"))
+            #expect(other.value(forKey: "i64") as? Int64 == .max)
+            #expect(other.value(forKey: "flag") as? Bool == true)
+            #expect(other.value(forKey: "float") as? Float == 2.5)
+            try context.save()
+            let reader = try TestStack.reader(of: context)
+            try reader.performAndWait { () throws in
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Thing")
+                request.predicate = NSPredicate(format: "i32 == 2")
+                let read = try #require(try reader.fetch(request).first)
+                #expect(read.value(forKey: "i64") as? Int64 == .max)
+                #expect(read.value(forKey: "float") as? Float == 2.5)
+            }
+        }
+    }
+}
