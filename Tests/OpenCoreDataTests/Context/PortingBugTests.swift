@@ -81,4 +81,80 @@ final class PortedPhoto: NSManagedObject {
             }
         }
     }
+
+    // MARK: Requests are not changed by the APIs they are given to
+
+    /// Every setting of a fetch request, to see that an API left it alone.
+    static func settings(_ request: NSFetchRequest<NSFetchRequestResult>) -> String {
+        "\(request.entityName ?? "") \(request.resultType.rawValue) \(request.fetchLimit) \(request.fetchOffset) "
+            + "\(request.fetchBatchSize) \(request.includesSubentities) \(request.includesPendingChanges) "
+            + "\(request.returnsObjectsAsFaults) \(request.includesPropertyValues) \(request.returnsDistinctResults) "
+            + "\(request.shouldRefreshRefetchedObjects) \(request.predicate?.predicateFormat ?? "-") "
+            + "\(request.sortDescriptors?.map { "\($0.key ?? "") \($0.ascending)" } ?? []) "
+            + "\(request.relationshipKeyPathsForPrefetching ?? []) \(request.affectedStores?.count ?? -1)"
+    }
+
+    /// `count(for:)` of an `NSFetchRequest<NSFetchRequestResult>` made the
+    /// caller's next fetch return object IDs. Apple's fetch, count, fetched
+    /// results controller and batch update take the request as input only.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func requestsAreNotChangedByTheirUse(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
+        try context.performAndWait { () throws in
+            for i in 0..<3 { TestStack.insert("Album", into: context, ["name": "a\(i)", "sheets": i]) }
+            try context.save()
+            TestStack.insert("Album", into: context, ["name": "unsaved"])
+            let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Album")
+            request.predicate = NSPredicate(format: "sheets >= 0")
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+            request.fetchBatchSize = 2
+            let before = Self.settings(request)
+
+            #expect(try context.count(for: request) == 3)
+            #expect(Self.settings(request) == before)
+            #expect(try context.fetch(request).allSatisfy { $0 is NSManagedObject })
+            #expect(Self.settings(request) == before)
+            _ = try context.fetchBatched(request)
+            #expect(Self.settings(request) == before)
+
+            let typed = NSFetchRequest<NSManagedObject>(entityName: "Album")
+            #expect(try context.count(for: typed) == 4) // the unsaved one counts, as includesPendingChanges says
+            #expect(typed.resultType == .managedObjectResultType)
+
+            let counting = request.copy() as! NSFetchRequest<NSFetchRequestResult>
+            counting.resultType = .countResultType
+            let countingBefore = Self.settings(counting)
+            #expect((try context.fetch(counting).first as? NSNumber)?.intValue == 3)
+            #expect(Self.settings(counting) == countingBefore)
+
+            let dictionaries = request.copy() as! NSFetchRequest<NSFetchRequestResult>
+            dictionaries.resultType = .dictionaryResultType
+            dictionaries.fetchLimit = 1
+            let dictionariesBefore = Self.settings(dictionaries)
+            #expect(try context.fetch(dictionaries).count == 1)
+            #expect(Self.settings(dictionaries) == dictionariesBefore)
+
+            let ids = request.copy() as! NSFetchRequest<NSFetchRequestResult>
+            ids.resultType = .managedObjectIDResultType
+            let idsBefore = Self.settings(ids)
+            #expect(try context.fetch(ids).allSatisfy { $0 is NSManagedObjectID })
+            #expect(try context.count(for: ids) == 3)
+            #expect(Self.settings(ids) == idsBefore)
+
+            let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                        sectionNameKeyPath: nil, cacheName: nil)
+            try controller.performFetch()
+            #expect(Self.settings(request) == before)
+            #expect(controller.fetchedObjects?.count == 3)
+
+            let update = NSBatchUpdateRequest(entityName: "Album")
+            update.predicate = NSPredicate(format: "sheets == 1")
+            update.propertiesToUpdate = ["name": "one"]
+            update.resultType = .updatedObjectsCountResultType
+            let result = try context.execute(update) as? NSBatchUpdateResult
+            #expect(result?.result as? Int == 1)
+            #expect(update.entityName == "Album" && update.predicate?.predicateFormat == "sheets == 1")
+            #expect(update.propertiesToUpdate?.count == 1 && update.resultType == .updatedObjectsCountResultType)
+        }
+    }
 }
