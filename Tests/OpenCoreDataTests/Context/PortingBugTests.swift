@@ -157,4 +157,72 @@ final class PortedPhoto: NSManagedObject {
             #expect(update.propertiesToUpdate?.count == 1 && update.resultType == .updatedObjectsCountResultType)
         }
     }
+
+    // MARK: Default values in model files
+
+    /// A model file as Xcode writes it, with default values as momc reads
+    /// them: YES/NO (and true/false) for Booleans and for numbers (an
+    /// attribute turned from Boolean into Integer keeps its "NO"), numbers
+    /// with a decimal point for floats, dates as seconds since 2001.
+    static let defaultsModelXML = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22522" \
+        systemVersion="23A344" minimumToolsVersion="Automatic" sourceLanguage="Swift" \
+        userDefinedModelVersionIdentifier="">
+            <entity name="Settings" representedClassName="Settings" syncable="YES" codeGenerationType="class">
+                <attribute name="count" attributeType="Integer 16" defaultValueString="NO" \
+                    usesScalarValueType="YES"/>
+                <attribute name="enabled" attributeType="Integer 32" defaultValueString="YES" \
+                    usesScalarValueType="YES"/>
+                <attribute name="big" attributeType="Integer 64" defaultValueString="true" \
+                    usesScalarValueType="YES"/>
+                <attribute name="plain" attributeType="Integer 64" defaultValueString="42" \
+                    usesScalarValueType="YES"/>
+                <attribute name="hidden" attributeType="Boolean" defaultValueString="NO" \
+                    usesScalarValueType="YES"/>
+                <attribute name="shown" attributeType="Boolean" defaultValueString="YES" \
+                    usesScalarValueType="YES"/>
+                <attribute name="lowerTrue" attributeType="Boolean" defaultValueString="true" \
+                    usesScalarValueType="YES"/>
+                <attribute name="ratio" attributeType="Double" defaultValueString="0.5" \
+                    usesScalarValueType="YES"/>
+                <attribute name="scale" attributeType="Float" defaultValueString="2" \
+                    usesScalarValueType="YES"/>
+                <attribute name="price" attributeType="Decimal" defaultValueString="1.25"/>
+                <attribute name="switchedOff" attributeType="Double" defaultValueString="NO" \
+                    usesScalarValueType="YES"/>
+                <attribute name="created" attributeType="Date" defaultDateTimeInterval="86400" \
+                    usesScalarValueType="NO"/>
+                <attribute name="title" attributeType="String" defaultValueString="NO"/>
+            </entity>
+        </model>
+        """
+
+    @Test func defaultValueStringsAreReadAsMomcReadsThem() throws {
+        let model = try ModelXMLReader.read(data: Data(Self.defaultsModelXML.utf8))
+        let attributes = try #require(model.entitiesByName["Settings"]).attributesByName
+        func value(_ name: String) -> Any? { attributes[name]?.defaultValue }
+        #expect(value("count") as? Int16 == 0)
+        #expect(value("enabled") as? Int32 == 1)
+        #expect(value("big") as? Int64 == 1)
+        #expect(value("plain") as? Int64 == 42)
+        #expect(value("hidden") as? Bool == false)
+        #expect(value("shown") as? Bool == true)
+        #expect(value("lowerTrue") as? Bool == true)
+        #expect(value("ratio") as? Double == 0.5)
+        #expect(value("scale") as? Float == 2)
+        #expect(value("price") as? Decimal == Decimal(string: "1.25"))
+        #expect(value("switchedOff") as? Double == 0)
+        #expect(value("created") as? Date == Date(timeIntervalSinceReferenceDate: 86_400))
+        #expect(value("title") as? String == "NO")
+
+        // Every attribute is required: the save succeeds only with the defaults in place.
+        let context = try TestStack.context(model, .sqlite)
+        try context.performAndWait { () throws in
+            let settings = TestStack.insert("Settings", into: context)
+            #expect(settings.value(forKey: "count") as? Int16 == 0)
+            #expect(settings.value(forKey: "shown") as? Bool == true)
+            try context.save()
+        }
+    }
 }
