@@ -225,4 +225,99 @@ final class PortedPhoto: NSManagedObject {
             try context.save()
         }
     }
+
+    // MARK: SQLite at /dev/null
+
+    static func isCharacterDevice(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeCharacterSpecial
+    }
+
+    /// `/dev/null` is where Apple's SQLite store keeps its database in
+    /// memory (NSPersistentStoreDescription's default URL, used by test
+    /// suites everywhere): it opens, saves and fetches, each store is a
+    /// database of its own, and the device is never written or removed.
+    @Test func sqliteStoreAtDevNullIsInMemory() throws {
+        #expect(Self.isCharacterDevice("/dev/null"))
+        let devNull = URL(fileURLWithPath: "/dev/null")
+        let model = TestStack.albumsModel()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: devNull,
+                                                       options: nil)
+        #expect(store.type == NSSQLiteStoreType && store.url == devNull)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait { () throws in
+            let album = TestStack.insert("Album", into: context, ["name": "memory"])
+            for i in 0..<3 { TestStack.insert("Photo", into: context, ["name": "p\(i)", "album": album]) }
+            try context.save()
+            context.reset()
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.predicate = NSPredicate(format: "album.name == 'memory'")
+            #expect(try context.fetch(request).count == 3)
+        }
+        // A second coordinator at /dev/null has a database of its own.
+        let second = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try second.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: devNull, options: nil)
+        let secondContext = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        secondContext.persistentStoreCoordinator = second
+        try secondContext.performAndWait { () throws in
+            #expect(try secondContext.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
+        }
+        // Metadata of /dev/null is not read from (or written to) the device: there is no store file.
+        #expect(throws: NSError.self) {
+            try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: devNull)
+        }
+        #expect(throws: NSError.self) {
+            try NSPersistentStoreCoordinator.setMetadata(["k": "v"], forPersistentStoreOfType: NSSQLiteStoreType,
+                                                         at: devNull)
+        }
+        #expect(Self.isCharacterDevice("/dev/null"))
+        #expect(!FileManager.default.fileExists(atPath: "/dev/null-wal"))
+        #expect(!FileManager.default.fileExists(atPath: "/dev/.null_SUPPORT"))
+    }
+
+    /// The same through NSPersistentContainer, with `NSPersistentStoreDescription()`
+    /// (whose URL is /dev/null) and with a description at /dev/null; large
+    /// external-storage data stays in the database (there is no folder
+    /// beside /dev/null to put it in).
+    @Test func containersAtDevNullDoNotShareData() throws {
+        let photo = NSEntityDescription(name: "Photo")
+        let bytes = TestStack.attribute("bytes", .binaryDataAttributeType)
+        bytes.allowsExternalBinaryDataStorage = true
+        photo.properties = [TestStack.attribute("name", .stringAttributeType), bytes]
+        let model = NSManagedObjectModel()
+        model.entities = [photo]
+        #expect(NSPersistentStoreDescription().url == URL(fileURLWithPath: "/dev/null"))
+        #expect(NSPersistentStoreDescription().type == NSSQLiteStoreType)
+
+        func container(_ description: NSPersistentStoreDescription) throws -> NSPersistentContainer {
+            let container = NSPersistentContainer(name: "DevNull", managedObjectModel: model)
+            container.persistentStoreDescriptions = [description]
+            var failure: Error?
+            container.loadPersistentStores { _, error in failure = error }
+            if let failure { throw failure }
+            return container
+        }
+        let first = try container(NSPersistentStoreDescription())
+        let second = try container(NSPersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null")))
+        let big = Data(repeating: 7, count: SQLiteExternalData.threshold * 2)
+        try first.viewContext.performAndWait { () throws in
+            TestStack.insert("Photo", into: first.viewContext, ["name": "first", "bytes": big])
+            try first.viewContext.save()
+            first.viewContext.reset()
+            let fetched = try first.viewContext.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
+            #expect(fetched.map { $0.value(forKey: "name") as? String } == ["first"])
+            #expect(fetched.first?.value(forKey: "bytes") as? Data == big)
+        }
+        try second.viewContext.performAndWait { () throws in
+            #expect(try second.viewContext.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
+            TestStack.insert("Photo", into: second.viewContext, ["name": "second"])
+            try second.viewContext.save()
+        }
+        try first.viewContext.performAndWait { () throws in
+            #expect(try first.viewContext.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 1)
+        }
+        #expect(Self.isCharacterDevice("/dev/null"))
+        #expect(!FileManager.default.fileExists(atPath: "/dev/.null_SUPPORT"))
+    }
 }
