@@ -320,4 +320,71 @@ final class PortedPhoto: NSManagedObject {
         #expect(Self.isCharacterDevice("/dev/null"))
         #expect(!FileManager.default.fileExists(atPath: "/dev/.null_SUPPORT"))
     }
+
+    // MARK: Predicates
+
+    /// "%@ … Var arg substitution for an object value" (Predicate Format
+    /// String Syntax): an NSExpression argument stands for itself, so
+    /// expressions built in code can be put into format strings.
+    @Test func formatArgumentMayBeAnExpression() throws {
+        let predicate = NSPredicate(format: "%@ == %@", NSExpression(forKeyPath: "name"), "A")
+        #expect(predicate.predicateFormat == #"name == "A""#)
+        #expect(predicate.evaluate(with: ["name": "A"]))
+        #expect(!predicate.evaluate(with: ["name": "B"]))
+        let count = NSExpression(forFunction: "count:", arguments: [NSExpression(forKeyPath: "items")])
+        let sum = NSPredicate(format: "%@ > 2", count)
+        #expect(sum.evaluate(with: ["items": [1, 2, 3]]))
+    }
+
+    /// TRUE/YES and FALSE/NO are NSNumber constants (kCFBooleanTrue/False)
+    /// on Apple, so reading them as numbers works as there.
+    @Test func booleanLiteralsAreNumbers() throws {
+        let yes = NSExpression(format: "TRUE"), no = NSExpression(format: "NO")
+        #expect(yes.constantValue is NSNumber)
+        #expect((yes.constantValue as? NSNumber)?.boolValue == true)
+        #expect((no.expressionValue(with: nil, context: nil) as? NSNumber)?.boolValue == false)
+        #expect(yes.constantValue as? Int == 1)
+        #expect(no.constantValue as? Int == 0)
+        #expect(yes.constantValue as? Bool == true)
+        #expect(NSPredicate(format: "flag == TRUE").evaluate(with: ["flag": true]))
+        #expect(NSPredicate(format: "flag == YES").evaluate(with: ["flag": 1]))
+        #expect(!NSPredicate(format: "flag == FALSE").evaluate(with: ["flag": true]))
+    }
+
+    /// Objects and object IDs as predicate constants match in every store
+    /// (the in-memory one compared them wrongly).
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func objectAndObjectIDConstantsMatch(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
+        try context.performAndWait { () throws in
+            let a = TestStack.insert("Album", into: context, ["name": "a"])
+            let b = TestStack.insert("Album", into: context, ["name": "b"])
+            for i in 0..<2 { TestStack.insert("Photo", into: context, ["name": "a\(i)", "album": a]) }
+            TestStack.insert("Photo", into: context, ["name": "b0", "album": b])
+            for saved in [false, true] {
+                if saved { try context.save() }
+                let photos = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+                photos.predicate = NSPredicate(format: "album == %@", a)
+                #expect(TestStack.names(try context.fetch(photos)) == ["a0", "a1"])
+                photos.predicate = NSPredicate(format: "album == %@", b.objectID)
+                #expect(TestStack.names(try context.fetch(photos)) == ["b0"])
+                let albums = NSFetchRequest<NSManagedObject>(entityName: "Album")
+                albums.predicate = NSPredicate(format: "self == %@", b.objectID)
+                #expect(TestStack.names(try context.fetch(albums)) == ["b"])
+                albums.predicate = NSPredicate(format: "SELF == %@", a)
+                #expect(TestStack.names(try context.fetch(albums)) == ["a"])
+                albums.predicate = NSPredicate(format: "SELF IN %@", [a.objectID, b.objectID])
+                #expect(TestStack.names(try context.fetch(albums)) == ["a", "b"])
+            }
+            context.reset()
+            let photos = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            let album = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album")).first {
+                $0.value(forKey: "name") as? String == "a"
+            })
+            photos.predicate = NSPredicate(format: "album == %@", album)
+            #expect(TestStack.names(try context.fetch(photos)) == ["a0", "a1"])
+            photos.predicate = NSPredicate(format: "album == %@", album.objectID)
+            #expect(TestStack.names(try context.fetch(photos)) == ["a0", "a1"])
+        }
+    }
 }
