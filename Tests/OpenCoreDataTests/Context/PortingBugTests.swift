@@ -321,6 +321,104 @@ final class PortedPhoto: NSManagedObject {
         #expect(!FileManager.default.fileExists(atPath: "/dev/.null_SUPPORT"))
     }
 
+    // MARK: Faults, refresh, primitive values
+
+    /// NSManagedObjectContext.reset(): "All the receiver's managed objects are
+    /// 'forgotten'… they will be invalid afterwards." An object kept across a
+    /// reset has no context and reads nil (no stop), and the same record,
+    /// asked for by its ID, comes back with its saved values through the coordinator.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func objectsKeptAcrossResetDoNotStopTheProgram(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
+        try context.performAndWait { () throws in
+            let album = TestStack.insert("Album", into: context, ["name": "kept"])
+            TestStack.insert("Photo", into: context, ["name": "p", "album": album])
+            try context.save()
+            context.reset()
+            let fetched = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
+            let fault = try #require(fetched.first)
+            let loaded = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo")).first)
+            _ = loaded.value(forKey: "name")
+            let unsaved = TestStack.insert("Album", into: context, ["name": "unsaved"])
+            let id = fault.objectID
+            context.reset()
+            #expect(fault.managedObjectContext == nil && loaded.managedObjectContext == nil)
+            #expect(fault.value(forKey: "name") == nil)
+            #expect((fault.value(forKey: "photos") as? NSSet)?.count ?? 0 == 0)
+            #expect(loaded.value(forKey: "album") == nil)
+            _ = unsaved.value(forKey: "name")
+            let again = context.object(with: id)
+            #expect(again !== fault)
+            #expect(again.value(forKey: "name") as? String == "kept")
+            #expect(TestStack.names(TestStack.set(again, "photos") ) == ["p"])
+        }
+    }
+
+    /// refresh(_:mergeChanges:) turns objects into faults from their saved
+    /// records; an inserted object has none, and keeps its values, stays
+    /// inserted and saves.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func refreshingAnInsertedObjectKeepsIt(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
+        try context.performAndWait { () throws in
+            let album = TestStack.insert("Album", into: context, ["name": "new"])
+            context.refresh(album, mergeChanges: false)
+            #expect(album.isInserted && !album.isFault && context.hasChanges)
+            #expect(album.value(forKey: "name") as? String == "new")
+            context.refresh(album, mergeChanges: true)
+            #expect(album.value(forKey: "name") as? String == "new")
+            try context.save()
+            let reader = try TestStack.reader(of: context)
+            try reader.performAndWait { () throws in
+                let saved = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
+                #expect(saved.map { $0.value(forKey: "name") as? String } == ["new"])
+            }
+        }
+    }
+
+    /// setPrimitiveValue(_:forKey:): "Sets in the receiver's private internal
+    /// storage the value of a given property… does not invoke the change
+    /// notification methods" (NSManagedObject). Apple tracks changes through
+    /// those notifications, so a primitive set alone is no change; between
+    /// willChangeValue and didChangeValue (a custom accessor) it is one.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func primitiveSettersAreNotTrackedChanges(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
+        try context.performAndWait { () throws in
+            let album = TestStack.insert("Album", into: context, ["name": "A"])
+            try context.save()
+            final class Tally: @unchecked Sendable { var count = 0 }
+            let notified = Tally()
+            let observer = NotificationCenter.default.addObserver(
+                forName: .NSManagedObjectContextObjectsDidChange, object: context, queue: nil
+            ) { _ in notified.count += 1 }
+            defer { NotificationCenter.default.removeObserver(observer) }
+
+            album.setPrimitiveValue("B", forKey: "name")
+            context.processPendingChanges()
+            #expect(album.primitiveValue(forKey: "name") as? String == "B")
+            #expect(album.value(forKey: "name") as? String == "B")
+            #expect(!album.hasChanges && !album.isUpdated && !context.hasChanges)
+            #expect(album.changedValues().isEmpty)
+            #expect(notified.count == 0)
+
+            // A custom setter in Apple's pattern is a change, and saves.
+            album.willChangeValue(forKey: "sheets")
+            album.setPrimitiveValue(3, forKey: "sheets")
+            album.didChangeValue(forKey: "sheets")
+            #expect(album.isUpdated && context.hasChanges)
+            #expect(album.changedValues()["sheets"] as? Int32 == 3)
+            context.processPendingChanges()
+            #expect(notified.count == 1)
+            try context.save()
+            let reader = try TestStack.reader(of: context)
+            try reader.performAndWait { () throws in
+                let saved = try #require(try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album")).first)
+                #expect(saved.value(forKey: "sheets") as? Int32 == 3)
+            }
+        }
+    }
+
     // MARK: Predicates
 
     /// "%@ … Var arg substitution for an object value" (Predicate Format
