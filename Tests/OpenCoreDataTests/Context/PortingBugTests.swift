@@ -485,4 +485,64 @@ final class PortedPhoto: NSManagedObject {
             #expect(TestStack.names(try context.fetch(photos)) == ["a0", "a1"])
         }
     }
+
+    // MARK: Metadata
+
+    /// NSPersistentStore.metadata and setMetadata(_:for:) are saved with
+    /// the next save ("the metadata is written … when the store is saved",
+    /// NSPersistentStoreCoordinator.setMetadata(_:for:)) and read back with
+    /// metadataForPersistentStore(ofType:at:options:) and by reopening.
+    @Test func metadataIsSavedWithTheNextSave() throws {
+        let context = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        let coordinator = try #require(context.persistentStoreCoordinator)
+        let store = try #require(coordinator.persistentStores.first)
+        let url = try #require(store.url)
+        var metadata = coordinator.metadata(for: store)
+        metadata["appVersion"] = "2.1"
+        coordinator.setMetadata(metadata, for: store)
+        store.metadata["lastSync"] = 1234
+        #expect(coordinator.metadata(for: store)["appVersion"] as? String == "2.1")
+        try context.performAndWait { () throws in
+            TestStack.insert("Album", into: context, ["name": "x"])
+            try context.save()
+        }
+        let read = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url,
+                                                                               options: nil)
+        #expect(read["appVersion"] as? String == "2.1")
+        #expect(read["lastSync"] as? Int == 1234)
+        #expect(read[NSStoreUUIDKey] as? String == store.identifier)
+        let reopened = NSPersistentStoreCoordinator(managedObjectModel: coordinator.managedObjectModel)
+        let again = try reopened.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
+                                                    options: nil)
+        #expect(again.metadata["appVersion"] as? String == "2.1")
+        #expect(reopened.metadata(for: again)["lastSync"] as? Int == 1234)
+    }
+
+    // MARK: Deleted objects
+
+    /// Core Data returns nil for a property of an object whose deletion was
+    /// saved (its context let it go); typed accessors read nil or 0.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func deletedAndSavedObjectsReadNil(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(photoClass: "OpenCoreDataTests.PortedPhoto",
+                                                                  albumClass: "OpenCoreDataTests.PortedAlbum"),
+                                            kind)
+        try context.performAndWait { () throws in
+            let album = PortedAlbum(context: context)
+            album.name = "gone"
+            album.sheets = 4
+            let photo = PortedPhoto(context: context)
+            photo.name = "p"
+            photo.index = 3
+            photo.album = album
+            try context.save()
+            context.delete(album)
+            try context.save()
+            #expect(album.managedObjectContext == nil && photo.managedObjectContext == nil)
+            #expect(album.name == nil && album.sheets == 0 && (album.photos?.count ?? 0) == 0)
+            #expect(photo.name == nil && photo.index == 0 && photo.album == nil)
+            #expect(album.value(forKey: "name") == nil)
+            #expect(photo.value(forKeyPath: "album.name") == nil)
+        }
+    }
 }
