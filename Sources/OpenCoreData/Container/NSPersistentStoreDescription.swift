@@ -55,7 +55,11 @@ open class NSPersistentStoreDescription: NSObject, NSCopying, @unchecked Sendabl
         super.init()
     }
 
-    public override init() { super.init() }
+    /// A description of an SQLite store in memory: its `url` is `/dev/null`, as in Core Data.
+    public override init() {
+        url = URL(fileURLWithPath: "/dev/null")
+        super.init()
+    }
 
     open func copy(with zone: NSZone? = nil) -> Any {
         let copy = NSPersistentStoreDescription()

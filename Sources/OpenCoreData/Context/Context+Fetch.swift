@@ -71,7 +71,8 @@ extension NSManagedObjectContext {
     /// and with one store, the store counts (SQLite: one `COUNT(*)`); otherwise
     /// it costs the fetch.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
-        let untyped = request.untyped
+        // A copy: `untyped` is the caller's own request when it is untyped already.
+        let untyped = request.untyped.copy() as! NSFetchRequest<NSFetchRequestResult>
         untyped.resultType = .managedObjectIDResultType
         let entity = resolveEntity(of: untyped)
         let stores = self.stores(for: entity, untyped)

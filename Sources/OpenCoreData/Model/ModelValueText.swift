@@ -4,6 +4,9 @@ enum ModelValueText {
     /// does not denote one.
     static func value(_ text: String, of type: NSAttributeType) -> Any? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // A Boolean attribute changed to a number in Xcode keeps its YES/NO
+        // default, and momc still reads it as 1/0.
+        if type.isNumeric, let flag = flag(trimmed) { return value(flag ? "1" : "0", of: type) }
         switch type {
         case .integer16AttributeType: return integer(trimmed).flatMap { Int16(exactly: $0) }
         case .integer32AttributeType: return integer(trimmed).flatMap { Int32(exactly: $0) }
@@ -12,12 +15,7 @@ enum ModelValueText {
         case .doubleAttributeType: return Double(trimmed)
         case .floatAttributeType: return Float(trimmed)
         case .stringAttributeType: return text
-        case .booleanAttributeType:
-            switch trimmed.lowercased() {
-            case "yes", "true", "1": return true
-            case "no", "false", "0": return false
-            default: return nil
-            }
+        case .booleanAttributeType: return flag(trimmed) ?? Double(trimmed).map { $0 != 0 }
         case .dateAttributeType: return Double(trimmed).map { Date(timeIntervalSinceReferenceDate: $0) }
         case .UUIDAttributeType: return UUID(uuidString: trimmed)
         case .URIAttributeType: return URL(string: trimmed)
@@ -39,6 +37,15 @@ enum ModelValueText {
         case (_, let number as NSNumber) where type.isNumeric || type == .booleanAttributeType:
             return type == .doubleAttributeType || type == .floatAttributeType ? "\(number.doubleValue)" : number.stringValue
         default: return nil
+        }
+    }
+
+    /// YES/NO and true/false, in any case, as momc and NSPredicate read them.
+    private static func flag(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "yes", "true": true
+        case "no", "false": false
+        default: nil
         }
     }
 

@@ -6,7 +6,8 @@ extension NSManagedObject {
     /// The properties whose values differ from the last saved ones, with
     /// their new values (to-many as sets). For a new object: every property set.
     public func changedValues() -> [String: Any] {
-        guard !isFaultStorage else { return [:] }
+        // A value set with setPrimitiveValue alone is no change (Core Data tracks didChangeValue).
+        guard !isFaultStorage, isInsertedFlag || isUpdatedFlag || isDeletedFlag else { return [:] }
         guard let committed else { return changes(since: nil) }
         // Only the slots written since the values were committed can differ.
         return changes(since: committed.values, among: values.changed.slots)

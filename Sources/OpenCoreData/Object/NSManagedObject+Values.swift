@@ -61,17 +61,25 @@ extension NSManagedObject {
     /// Stores `value` for `key` without change notifications and without
     /// touching inverse relationships (the caller keeps the graph consistent),
     /// as Core Data's primitive setters do. The type is still checked.
+    ///
+    /// Not a change by itself, as in Core Data, which learns of changes from
+    /// `didChangeValue(forKey:)`: a custom accessor brackets this call with
+    /// `willChangeValue(forKey:)` and `didChangeValue(forKey:)`.
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
+        let slot = slot(key)
+        let stored: SlotValue
         switch property(named: key) {
         case let attribute as NSAttributeDescription:
-            storeChange(SlotValue(attribute: ValueCoercion.coerce(value, for: attribute)), forKey: key)
+            stored = SlotValue(attribute: ValueCoercion.coerce(value, for: attribute))
         case let relationship as NSRelationshipDescription where relationship.isToMany:
-            storeChange(.objects(ManagedObjectSet(destinations(value, for: relationship))), forKey: key)
+            stored = .objects(ManagedObjectSet(destinations(value, for: relationship)))
         case let relationship as NSRelationshipDescription:
-            storeChange(checkedDestination(value, for: relationship).map(SlotValue.object) ?? .none, forKey: key)
+            stored = checkedDestination(value, for: relationship).map(SlotValue.object) ?? .none
         default:
             preconditionFailure("Property \(key) of entity \(entity.name ?? "") can't be set")
         }
+        fireFaultIfNeeded()
+        values[slot] = stored
     }
 
     /// Fires the fault before `key` is read. Subclasses calling primitive
@@ -80,9 +88,17 @@ extension NSManagedObject {
     /// Marks the end of a read started with `willAccessValue(forKey:)`.
     public func didAccessValue(forKey key: String?) {}
     /// Fires the fault and keeps the event's starting values before `key` changes.
-    public func willChangeValue(forKey key: String) { fireFaultIfNeeded() }
-    /// Marks the end of a change started with `willChangeValue(forKey:)`.
-    public func didChangeValue(forKey key: String) {}
+    public func willChangeValue(forKey key: String) {
+        fireFaultIfNeeded()
+        // What `changedValuesForCurrentEvent()` compares with when the change is a primitive set.
+        if eventBaseline == nil, managedObjectContext != nil { eventBaseline = values }
+    }
+    /// Marks the end of a change started with `willChangeValue(forKey:)`:
+    /// the context records the object as changed when `key` is one of its properties.
+    public func didChangeValue(forKey key: String) {
+        guard let context = managedObjectContext, !isFaultStorage, values.layout.slotsByName[key] != nil else { return }
+        context.objectDidChange(self)
+    }
 
     /// A mutable set whose changes are changes of the to-many relationship
     /// `key`, inverse maintenance included. Each change costs what `setValue` does.

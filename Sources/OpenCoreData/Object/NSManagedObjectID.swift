@@ -102,3 +102,11 @@ enum TemporaryIDSource {
     /// The token of temporary ID `number`, as its URI shows it.
     static func token(_ number: Int) -> String { "\(prefix)\(number)" }
 }
+
+extension NSManagedObjectID: PredicateRecordIdentity {
+    var predicateRecordIdentity: AnyHashable { self }
+}
+
+extension NSManagedObject: PredicateRecordIdentity {
+    var predicateRecordIdentity: AnyHashable { objectID }
+}

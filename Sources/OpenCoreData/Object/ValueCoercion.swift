@@ -29,6 +29,7 @@ enum ValueCoercion {
             if let decimal = value as? Decimal { return decimal }
             if let int = value as? any BinaryInteger, let exact = Int64(exactly: int) { return Decimal(exact) }
             if let double = value as? Double { return Decimal(double) }
+            if let number = value as? NSNumber { return number.decimalValue }
             return nil
         case .booleanAttributeType:
             if let bool = value as? Bool { return bool }
@@ -44,17 +45,24 @@ enum ValueCoercion {
         }
     }
 
+    /// Any number fits, as in Core Data, which takes any NSNumber (Swift's
+    /// Bool and Double bridge to one): a fraction is cut toward zero, as the
+    /// NSNumber's `int64Value` reads it; a value out of the type's range does not fit.
+    /// Not `value is Bool` to tell numbers apart: on Linux an NSNumber holding 0 or 1
+    /// (of any objCType) casts to Bool.
     private static func integer<T: FixedWidthInteger>(_ value: Any, as: T.Type) -> T? {
-        if value is Bool { return nil }
         if let int = value as? any BinaryInteger { return T(exactly: int) }
-        if let number = value as? NSNumber, !(number.doubleValue.rounded() != number.doubleValue) {
-            return T(exactly: number.int64Value)
+        guard let number = value as? NSNumber else { return nil }
+        switch UInt8(bitPattern: number.objCType.pointee) {
+        case UInt8(ascii: "f"), UInt8(ascii: "d"):
+            let real = number.doubleValue
+            return real.isFinite ? T(exactly: real.rounded(.towardZero)) : nil
+        case UInt8(ascii: "Q"), UInt8(ascii: "L"): return T(exactly: number.uint64Value)
+        default: return T(exactly: number.int64Value)
         }
-        return nil
     }
 
     private static func floatingPoint(_ value: Any) -> Double? {
-        if value is Bool { return nil }
         if let double = value as? Double { return double }
         if let float = value as? Float { return Double(float) }
         if let int = value as? any BinaryInteger { return Double(int) }

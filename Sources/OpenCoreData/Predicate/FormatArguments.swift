@@ -27,6 +27,8 @@ struct FormatArguments {
         switch conversion {
         case "@":
             if value is NSPredicate { throw fail("an expression value for '%@', not a predicate", described) }
+            // As in Foundation, an expression argument stands for itself, not for a constant holding it.
+            if let expression = value as? NSExpression { return expression }
             return NSExpression(forConstantValue: FormatArguments.unwrapNull(value))
         case "K":
             guard let key = value as? String ?? (value as? NSString).map({ String($0) }) else {

@@ -10,8 +10,9 @@ extension Parser {
         case .integer(let i): return constant(i)
         case .double(let d): return constant(d)
         case .string(let s): return constant(s)
-        case .keyword(.true), .keyword(.yes): return constant(true)
-        case .keyword(.false), .keyword(.no): return constant(false)
+        // NSNumber, as in Foundation (kCFBooleanTrue/False): callers read the constant as a number too.
+        case .keyword(.true), .keyword(.yes): return constant(NSNumber(value: true))
+        case .keyword(.false), .keyword(.no): return constant(NSNumber(value: false))
         case .keyword(.null), .keyword(.nil): return constant(nil)
         case .keyword(.self):
             advance()

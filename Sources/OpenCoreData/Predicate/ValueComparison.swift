@@ -43,6 +43,11 @@ enum ValueComparison {
             }
             return x.allSatisfy { e in y.contains { equal(e, $0, options: options) } }
         }
+        // A managed object, its ID and a store's record of it are one record
+        // to a fetch, as in Core Data's stores ("self == %@" with an object ID).
+        if let x = a as? PredicateRecordIdentity, let y = b as? PredicateRecordIdentity {
+            return x.predicateRecordIdentity == y.predicateRecordIdentity
+        }
         if let x = a as? AnyHashable, let y = b as? AnyHashable, x == y { return true }
         if let x = a as? NSObject, let y = b as? NSObject { return x.isEqual(y) }
         if type(of: a) is AnyClass, type(of: b) is AnyClass { return (a as AnyObject) === (b as AnyObject) }
@@ -126,4 +131,11 @@ enum ValueComparison {
             throw fail("UTI-CONFORMS-TO knows no type hierarchy on Linux beyond equality")
         }
     }
+}
+
+/// A value that stands for a stored record (a managed object, an object ID,
+/// a store's row): predicates compare such values by the record.
+protocol PredicateRecordIdentity {
+    /// The same for every value standing for the same record.
+    var predicateRecordIdentity: AnyHashable { get }
 }

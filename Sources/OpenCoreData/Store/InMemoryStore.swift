@@ -79,12 +79,13 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
 
 /// A committed record seen through key-value coding, so that fetch
 /// evaluation (predicates, key-path sorts) reads it as it reads objects.
-struct InMemoryRow: FetchCandidate {
+struct InMemoryRow: FetchCandidate, PredicateRecordIdentity {
     let store: InMemoryStore
     let pk: Int64
     let entity: NSEntityDescription
 
     var candidateEntity: NSEntityDescription { entity }
+    var predicateRecordIdentity: AnyHashable { store.objectID(for: entity, primaryKey: pk) }
 
     func value(forKey key: String) -> Any? {
         let id = store.objectID(for: entity, primaryKey: pk)

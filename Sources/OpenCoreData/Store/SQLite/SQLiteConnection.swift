@@ -35,6 +35,9 @@ enum SQLiteConnection {
             SQLiteFunctions.register(in: db)
         }
         do {
+            // Apple's in-memory SQLite store: a private database per store; the
+            // device itself is never opened, so nothing can write to or remove it.
+            if isInMemory(url) { return try DatabaseQueue(configuration: configuration) }
             if readOnly, !FileManager.default.fileExists(atPath: url.path) {
                 throw NSError.coreData(NSPersistentStoreOpenError, "There is no store to open read-only at \(url.path).",
                                        userInfo: [NSFilePathErrorKey: url.path])
@@ -49,6 +52,12 @@ enum SQLiteConnection {
                                    userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error as NSError,
                                               NSSQLiteErrorDomain: Int(error.resultCode.rawValue)])
         }
+    }
+
+    /// Whether `url` is `/dev/null`, which Core Data takes for an SQLite store
+    /// in memory (and `NSPersistentStoreDescription()` points to).
+    static func isInMemory(_ url: URL) -> Bool {
+        url.isFileURL && url.standardizedFileURL.path == "/dev/null"
     }
 
     /// The pragma option as pairs, whether given as a Swift or a Foundation dictionary.

@@ -25,10 +25,13 @@ struct SQLiteExternalData: Sendable {
 
     /// `.<store name>_SUPPORT/_EXTERNAL_DATA` beside the store file.
     let folder: URL
+    /// An in-memory store (at `/dev/null`) has no folder beside it: every value stays in its row.
+    let keepsAllInline: Bool
 
     init(storeURL: URL) {
         folder = storeURL.deletingLastPathComponent()
             .appendingPathComponent(".\(storeURL.deletingPathExtension().lastPathComponent)_SUPPORT/_EXTERNAL_DATA")
+        keepsAllInline = SQLiteConnection.isInMemory(storeURL)
     }
 
     /// The column value keeping `data` in the row.
@@ -86,6 +89,7 @@ struct SQLiteExternalData: Sendable {
     /// Removes the files `names`. A file that cannot be removed stays as an
     /// orphan: nothing points to it any more, so that costs disk space, never data.
     func remove(_ names: [String]) {
+        guard !keepsAllInline else { return }
         for name in names { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
     }
 
@@ -113,7 +117,9 @@ struct SQLiteExternalData: Sendable {
         /// previous file when it holds the same bytes (so saving another
         /// attribute does not rewrite it), else a new file.
         func columnValue(_ data: Data, for attribute: NSAttributeDescription, previous: DatabaseValue) throws -> DatabaseValue {
-            guard data.count >= SQLiteExternalData.threshold else { return SQLiteExternalData.inline(data) }
+            guard data.count >= SQLiteExternalData.threshold, !storage.keepsAllInline else {
+                return SQLiteExternalData.inline(data)
+            }
             if let name = SQLiteExternalData.fileName(in: previous), storage.file(name, holds: data) { return previous }
             let name = try storage.write(data, for: attribute)
             written.append(name)

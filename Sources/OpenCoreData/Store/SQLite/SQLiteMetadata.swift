@@ -70,7 +70,8 @@ enum SQLiteMetadata {
     /// Throws 260 for a missing file and 134000 for a file that is not a Core
     /// Data SQLite store.
     static func read(at url: URL) throws -> [String: Any] {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        // An in-memory store at /dev/null has no file (and the device is not one to open).
+        guard !SQLiteConnection.isInMemory(url), FileManager.default.fileExists(atPath: url.path) else {
             throw NSError.coreData(CocoaError.fileReadNoSuchFile.rawValue, "There is no store file at \(url.path).",
                                    userInfo: [NSFilePathErrorKey: url.path])
         }
