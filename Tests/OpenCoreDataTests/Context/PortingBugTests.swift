@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Classes of their own: ManagedObjectTests counts the events of its Album and Photo.
 final class PortedAlbum: NSManagedObject {
