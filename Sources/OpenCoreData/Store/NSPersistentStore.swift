@@ -36,8 +36,14 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// The store's metadata: `NSStoreUUIDKey`, `NSStoreTypeKey`, the model's
     /// version hashes, and whatever the application adds.
     open var metadata: [String: Any] = [:] {
-        didSet { cachedIdentifier = metadata[NSStoreUUIDKey] as? String }
+        didSet {
+            cachedIdentifier = metadata[NSStoreUUIDKey] as? String
+            metadataChanges += 1
+        }
     }
+    /// How many times `metadata` was set: a store compares it with the count
+    /// it last wrote instead of encoding the metadata at every save.
+    private(set) var metadataChanges = 0
     /// `NSStoreUUIDKey` of `metadata`, kept apart because every object ID the
     /// store makes reads it (a metadata lookup and cast cost ~2,500 instructions).
     private var cachedIdentifier: String?

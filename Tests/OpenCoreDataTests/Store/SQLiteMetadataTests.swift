@@ -64,6 +64,36 @@ import GRDB
         #expect(try queue.read { try String.fetchOne($0, sql: "SELECT Z_UUID FROM Z_METADATA") } == "B78DC464-0000-4000-8000-000000000001")
     }
 
+    /// The store writes Z_METADATA only in saves after the metadata was set;
+    /// a value a property list cannot hold fails that save with an NSError
+    /// and leaves the file as it was, and the store saves again once fixed.
+    @Test func metadataIsWrittenWhenSetAndABadValueFailsTheSave() throws {
+        let context = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first)
+        let url = try #require(store.url)
+        func saved() throws -> [String: Any] {
+            try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url, options: nil)
+        }
+        try context.performAndWait { () throws in
+            store.metadata["note"] = NSObject()
+            TestStack.insert("Album", into: context, ["name": "a"])
+            #expect(throws: NSError.self) { try context.save() }
+            #expect(try saved()["note"] == nil)
+            #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Album")) == 1)
+            store.metadata["note"] = "fine"
+            try context.save()
+            #expect(try saved()["note"] as? String == "fine")
+            // A save that doesn't set the metadata keeps what the last one wrote.
+            TestStack.insert("Album", into: context, ["name": "b"])
+            try context.save()
+            #expect(try saved()["note"] as? String == "fine")
+        }
+        let reader = try TestStack.reader(of: context)
+        try reader.performAndWait { () throws in
+            #expect(try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "Album")) == 2)
+        }
+    }
+
     @Test func filesThatAreNotStoresGiveCoreDataErrors() throws {
         #expect(throws: NSError.self) { try SQLiteMetadata.read(at: URL(fileURLWithPath: "/nonexistent.sqlite")) }
         do {

@@ -17,8 +17,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     private(set) var mapping: SQLiteMapping!
     /// Where values of attributes allowing external storage live as files; set by `loadMetadata()`.
     private(set) var externalData: SQLiteExternalData!
-    /// The metadata as last written to Z_METADATA, to write it again only when it changed.
-    private var writtenMetadata = Data()
+    /// `metadataChanges` when the metadata was last read from or written to
+    /// Z_METADATA, to write it again only when it was set since; -1 for never.
+    private var writtenMetadataChanges = -1
     /// Records of a batch read ahead with a fault of the last batched fetch,
     /// waiting for their own faults to fire: each is handed out once, and a
     /// save or the next fetch drops them, so they are never older than the
@@ -52,7 +53,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                     metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
                 } else {
                     try SQLiteStoreSetup.checkCompatible(existing, model: model, mapping: mapping, url: url)
-                    writtenMetadata = try Self.encoded(existing)
+                    writtenMetadataChanges = metadataChanges
                 }
                 try database.read { try SQLiteStoreSetup.checkLayout($0, mapping: mapping, url: url) }
                 return
@@ -66,7 +67,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             }
             metadata = SQLiteStoreSetup.newMetadata(uuid: identifier ?? UUID().uuidString, model: model, mapping: mapping)
             try SQLiteStoreSetup.create(database, mapping: mapping, metadata: metadata)
-            writtenMetadata = try Self.encoded(metadata)
+            writtenMetadataChanges = metadataChanges
         }
     }
 
@@ -133,8 +134,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     override func save(_ changes: StoreChangeSet) throws {
         try refuseIfReadOnly()
-        let metadataNow = try Self.encoded(metadata)
-        let metadataChanged = metadataNow != writtenMetadata
+        let metadataNow = metadataChanges, metadataChanged = metadataNow != writtenMetadataChanges
         guard !changes.isEmpty || metadataChanged else { return }
         prefetched = [:]
         batches.forget()
@@ -151,7 +151,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             throw error
         }
         files.committed()
-        writtenMetadata = metadataNow
+        writtenMetadataChanges = metadataNow
     }
 
     /// A batch update of constants whose selection SQL expresses in full is
@@ -213,10 +213,6 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     private func notHeld(_ entity: NSEntityDescription) -> NSError {
         NSError.coreData(NSPersistentStoreSaveError, "The SQLite store has no table for entity \(entity.name ?? "").")
-    }
-
-    private static func encoded(_ metadata: [String: Any]) throws -> Data {
-        try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
     }
 
     /// Runs `body`, turning GRDB errors into NSErrors (NSSQLiteError, 134180,
