@@ -21,26 +21,30 @@ let package = Package(
                 path: "Sources/OpenCoreData"),
         // The module applications import: re-exports the library, and by name the classes whose names
         // Foundation on Linux declares too, so that they are not ambiguous next to `import Foundation`.
+        // Targets here list OpenCoreDataCore beside it: an incremental build recompiles a target when a
+        // module it depends on directly changes, and the re-export alone hid the library's changes
+        // (stale class layouts in the tools).
         .target(name: "OpenCoreData", dependencies: ["OpenCoreDataCore"], path: "Sources/OpenCoreDataExports"),
         // Swift source from a model, for `ocd generate` and the build plugin; apps don't link it.
-        .target(name: "OpenCoreDataCodegen", dependencies: ["OpenCoreData"]),
+        .target(name: "OpenCoreDataCodegen", dependencies: ["OpenCoreData", "OpenCoreDataCore"]),
         // Presentation shared by the command-line tool and the demo; the library does not depend on it.
-        .target(name: "OpenCoreDataTools", dependencies: ["OpenCoreData", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "OpenCoreDataTools", dependencies: ["OpenCoreData", "OpenCoreDataCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(name: "ocd", dependencies: [
             "OpenCoreDataTools",
+            "OpenCoreDataCore",
             "OpenCoreDataCodegen",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Xcode's "Class Definition" codegen at build time: runs `ocd generate` on a target's models.
         .plugin(name: "OpenCoreDataCodegenPlugin", capability: .buildTool(), dependencies: ["ocd"]),
-        .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreDataTools"]),
+        .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreDataTools", "OpenCoreDataCore"]),
         // A child process for the SQLite crash test: saves until it is killed.
-        .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData"], path: "Tests/StoreCrashWriter"),
+        .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData", "OpenCoreDataCore"], path: "Tests/StoreCrashWriter"),
         // Depends on `ocd` and the crash writer so that `swift test` builds what its tests run as subprocesses.
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataCore", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "ocd-demo", "StoreCrashWriter"]),
         // Code in Apple's style (XCTest, Foundation and the Core Data module side by side) that must
         // compile with only the import changed; it sees the library as applications do.
-        .testTarget(name: "ApplePortingTests", dependencies: ["OpenCoreData"]),
+        .testTarget(name: "ApplePortingTests", dependencies: ["OpenCoreData", "OpenCoreDataCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

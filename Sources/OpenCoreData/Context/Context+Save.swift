@@ -17,10 +17,28 @@ extension NSManagedObjectContext {
         NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
         try prepareObjectsForSave()
         try validateChanges()
-        let plan = try SavePlan(context: self, coordinator: coordinator)
+        // A resolved conflict changes the objects; the save is planned again
+        // (each resolution moves the objects to the store's current versions,
+        // so only a record saved again in between conflicts once more).
+        for attempt in 1... {
+            let plan = try SavePlan(context: self, coordinator: coordinator)
+            do {
+                let rows = try write(plan, with: coordinator)
+                commit(plan, rows: rows)
+                return
+            } catch let conflict as StoreVersionConflict where attempt < 10 {
+                try resolve(conflict)
+            } catch is StoreVersionConflict {
+                throw NSError.coreData(NSManagedObjectMergeError, "The records kept changing while this context saved.")
+            }
+        }
+    }
+
+    /// Hands each store its part of `plan`; the rows of the saved records.
+    private func write(_ plan: SavePlan, with coordinator: NSPersistentStoreCoordinator) throws -> [StoreRowCache.Row] {
         // The row cache learns the save inside the store access, so that no
         // reader can cache what it read before the save after the save did.
-        let rows = try coordinator.performStoreAccess {
+        try coordinator.performStoreAccess {
             for (store, changes) in plan.changesByStore {
                 try store.save(changes)
                 store.generation += 1
@@ -28,7 +46,26 @@ extension NSManagedObjectContext {
             coordinator.rowCache.forget(deleted.objects.lazy.map(\.objectID))
             return coordinator.rowCache.rememberSaved(plan.snapshots.map(\.1))
         }
-        commit(plan, rows: rows)
+    }
+
+    /// Resolves the version conflicts a store found with `mergePolicy`;
+    /// throws what the policy throws (NSManagedObjectMergeError for the error policy).
+    private func resolve(_ conflict: StoreVersionConflict) throws {
+        let conflicts = conflict.records.compactMap { record in
+            registered[record.objectID].map { NSMergeConflict(object: $0, persisted: record.persisted) }
+        }
+        let policy = mergePolicy as? NSMergePolicy ?? .error
+        try policy.resolve(mergeConflicts: conflicts)
+        propagateDeletes()
+        endEvent()
+        try validateChanges()
+    }
+
+    /// Takes `object` out of the updated objects once nothing of it is changed.
+    func noteUnchanged(_ object: NSManagedObject) {
+        guard object.isUpdatedFlag, !object.isDeletedFlag else { return }
+        object.isUpdatedFlag = false
+        updated.remove(object)
     }
 
     /// Calls `willSave()` on every changed object, processing whatever those

@@ -34,6 +34,18 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public var transactionAuthor: String?
     /// How old cached values may be, in seconds; negative (the default) means forever.
     public var stalenessInterval: TimeInterval = -1
+    /// How a save resolves conflicts with what other contexts or programs
+    /// saved since this context read its objects: an `NSMergePolicy` (one of
+    /// its shared policies, such as `.mergeByPropertyObjectTrump`, or a
+    /// subclass) or one of the globals such as
+    /// `NSMergeByPropertyObjectTrumpMergePolicy`. `NSErrorMergePolicy` (the
+    /// default) fails the save with NSManagedObjectMergeError (133020).
+    /// Anything else stops the program, as an unknown policy does on Apple.
+    public var mergePolicy: Any = NSErrorMergePolicy {
+        willSet {
+            precondition(newValue is NSMergePolicy, "mergePolicy must be an NSMergePolicy, not \(type(of: newValue))")
+        }
+    }
     /// Whether a fault whose record vanished reads as a deleted object with nil
     /// values (true, the default) instead of stopping the program.
     public var shouldDeleteInaccessibleFaults = true

@@ -41,7 +41,11 @@ struct SavePlan {
             snapshots.append((object, snapshot))
         }
         for object in context.deleted.objects where !object.objectID.isTemporaryID {
-            try add(object.objectID) { $0.deleted.append(object.objectID) }
+            let version = object.committed?.version ?? 0
+            try add(object.objectID) { changes in
+                changes.deleted.append(object.objectID)
+                if version > 0 { changes.deletedVersions.append((object.objectID, version)) }
+            }
         }
         changesByStore = Array(byStore.values)
     }

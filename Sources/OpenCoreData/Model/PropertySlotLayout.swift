@@ -13,9 +13,19 @@ final class PropertySlotLayout: @unchecked Sendable {
     /// names the sub-entity's slot, as `propertiesByName` names its property).
     let slotsByName: [String: Int]
 
+    /// The slots a record stores in its own row: persistent attributes and
+    /// to-one relationships.
+    let columnSlots: SlotSet
+
     init(_ properties: [NSPropertyDescription]) {
         self.properties = properties
         slotsByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { _, own in own })
+        columnSlots = SlotSet(properties.indices.filter { slot in
+            let property = properties[slot]
+            guard !property.isTransient else { return false }
+            if let relationship = property as? NSRelationshipDescription { return !relationship.isToMany }
+            return property is NSAttributeDescription
+        })
     }
 
     /// How many slots an object of the entity has.

@@ -52,6 +52,11 @@ struct PropertyValues {
     /// Makes the current values the committed ones: no slot is changed.
     mutating func forgetChanges() { changed = SlotSet() }
 
+    /// Records `slots` as changed without writing them (a save then writes them whole).
+    mutating func markChanged(_ slots: SlotSet) {
+        for slot in slots.slots { changed.insert(slot) }
+    }
+
     /// The value of the property named `key` as `Any`; nil for a name the
     /// entity does not have.
     subscript(key: String) -> Any? {

@@ -40,6 +40,12 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
         if isReadOnly {
             throw NSError.coreData(NSPersistentStoreSaveError, "The store at \(url?.path ?? "") is read-only.")
         }
+        var stale: [StoreVersionConflict.Record] = []
+        for (id, version) in changes.expectedVersions {
+            let current = id.primaryKey.flatMap { records[id.entity.name ?? ""]?[$0] }
+            if current?.version != version { stale.append(.init(objectID: id, persisted: current)) }
+        }
+        if !stale.isEmpty { throw StoreVersionConflict(records: stale) }
         // Work on a copy and swap it in at the end: whatever fails leaves the store as it was.
         var next = records
         for id in changes.deleted {

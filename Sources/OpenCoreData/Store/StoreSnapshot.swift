@@ -91,6 +91,8 @@ public struct StoreChangeSet: Sendable {
     public var updated: [StoreSnapshot] = []
     /// Records to remove.
     public var deleted: [NSManagedObjectID] = []
+    /// The version the context last read of the deleted records it read.
+    var deletedVersions: [(id: NSManagedObjectID, version: Int64)] = []
 
     /// An empty change set.
     public init() {}

@@ -6,23 +6,20 @@ import GRDB
 /// Several private-queue contexts on one coordinator and one SQLite file
 /// insert, move and delete albums and photos from seeded generators and save
 /// over and over, each from its own `DispatchQueue.global()` job, while a
-/// reader merges their DidSave notifications and refetches. Saves may fail
-/// when another writer got there first (there is no merge policy: last writer
-/// wins); the writer rolls back and goes on. Afterwards the file must pass
+/// reader merges their DidSave notifications and refetches. Saves fail with
+/// NSManagedObjectMergeError (133020) when another writer saved or deleted one
+/// of their objects first; the writer rolls back and goes on. Afterwards the file must pass
 /// `PRAGMA integrity_check`, every inverse must agree (through a fresh context
 /// and in SQL) and every object saved and not deleted since must be there.
 ///
 /// The test runs for about 3 s; `OCD_STRESS_SECONDS=<n>` runs a second,
 /// longer test for n seconds, for runs outside CI.
 ///
-/// Known issue: a photo can be left pointing at an album another context
-/// deleted, as one writer moves or inserts a photo into an album while another
-/// deletes that album (its cascade only reaches the photos it knew of). There
-/// is no optimistic locking yet to fail the later save (Core Data's 133020),
-/// so those checks are recorded as an intermittent known issue.
+/// A writer that moves or inserts a photo into an album another writer just
+/// deleted changes that album too (its inverse to-many), so optimistic
+/// locking fails its save with 133020 (the default merge policy) instead of
+/// leaving the photo pointing at a deleted album, as happened before.
 @Suite(.serialized) struct ConcurrentContextsStressTests {
-    static let danglingAlbum = Comment(
-        rawValue: "issue 19: no optimistic locking — a save can point a photo at an album another context deleted")
 
     @Test func writersAndAReaderOnOneFile() async throws {
         let figures = try await Self.run(seconds: 3, writers: 3, seed: 19_000)
@@ -104,9 +101,7 @@ import GRDB
                 SELECT COUNT(*) FROM ZPHOTO p LEFT JOIN ZALBUM a ON a.Z_PK = p.ZALBUM
                 WHERE p.ZALBUM IS NOT NULL AND a.Z_PK IS NULL
                 """)
-            withKnownIssue(danglingAlbum, isIntermittent: true) {
-                #expect(dangling == 0, "photos whose ZALBUM names no album row")
-            }
+            #expect(dangling == 0, "photos whose ZALBUM names no album row")
             for (entity, keys) in tally.expectedPresent {
                 let present = Set(try Int64.fetchAll(db, sql: "SELECT Z_PK FROM Z\(entity.uppercased())"))
                 let missing = keys.subtracting(present)
@@ -127,9 +122,7 @@ import GRDB
             for photo in photos {
                 guard let album = photo.value(forKey: "album") as? NSManagedObject else { continue }
                 guard fetchedAlbums.contains(album.objectID) else {
-                    withKnownIssue(danglingAlbum, isIntermittent: true) {
-                        Issue.record("photo \(photo.objectID) points at album \(album.objectID), which is gone")
-                    }
+                    Issue.record("photo \(photo.objectID) points at album \(album.objectID), which is gone")
                     continue
                 }
                 #expect(TestStack.set(album, "photos").contains(photo), "photo not in its album's photos")

@@ -142,6 +142,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         do {
             try translatingErrors {
                 try database.write { db in
+                    try SQLiteVersionCheck(store: self, db: db).verify(changes)
                     try SQLiteRecordWriter(mapping: mapping, db: db, files: files).apply(changes)
                     if metadataChanged { try SQLiteMetadata.write(metadata, db) }
                 }
