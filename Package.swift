@@ -44,7 +44,9 @@ let package = Package(
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataCore", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "ocd-demo", "StoreCrashWriter"]),
         // Code in Apple's style (XCTest, Foundation and the Core Data module side by side) that must
         // compile with only the import changed; it sees the library as applications do.
-        .testTarget(name: "ApplePortingTests", dependencies: ["OpenCoreData", "OpenCoreDataCore"]),
+        // Its model is a resource, as an app's would be, for NSPersistentContainer(name:).
+        .testTarget(name: "ApplePortingTests", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
+                    resources: [.copy("Resources/PortingModel.xcdatamodeld")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,7 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// `defaultDirectoryURL()/<name>.sqlite` unless changed before loading.
     open var persistentStoreDescriptions: [NSPersistentStoreDescription]
     /// Why the model could not be found, reported by `loadPersistentStores`.
-    private let modelError: NSError?
+    private var modelError: NSError?
 
     /// The main-queue context, for the user interface and simple tools.
     public private(set) lazy var viewContext: NSManagedObjectContext = {
@@ -34,30 +34,35 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         return base
     }
 
-    /// A container for the model named `name`: `name.xcdatamodeld` or
-    /// `name.xcdatamodel` among the resources of the main bundle or any loaded
-    /// bundle, or in the current folder. When none is found,
-    /// `loadPersistentStores` reports the error.
+    /// A container for the model named `name`: `name.xcdatamodeld`, `name.momd` or
+    /// `name.xcdatamodel` among the resources of the main bundle, of any loaded bundle or of the
+    /// SwiftPM resource bundles beside the executable (an app's or a test bundle's), or in the
+    /// current folder. When none is found, `loadPersistentStores` reports an error that lists
+    /// the folders searched.
     public convenience init(name: String) {
-        if let url = Self.modelURL(named: name), let model = try? NSManagedObjectModel.load(contentsOf: url) {
-            self.init(name: name, managedObjectModel: model, modelError: nil)
+        let found = Self.modelURL(named: name)
+        var model: NSManagedObjectModel?
+        var error: NSError?
+        if let found {
+            do { model = try NSManagedObjectModel.load(contentsOf: found) } catch let loadError {
+                error = NSError.coreData(NSCoreDataError,
+                    "The model \(found.path) could not be read: \((loadError as NSError).localizedDescription)")
+            }
         } else {
             let searched = Self.searchFolders().map(\.path).joined(separator: ", ")
-            let error = NSError.coreData(NSCoreDataError,
-                "No model named '\(name)' (\(name).xcdatamodeld or \(name).xcdatamodel) was found in \(searched). Add it to the target's resources or pass the model to init(name:managedObjectModel:).")
-            self.init(name: name, managedObjectModel: NSManagedObjectModel(), modelError: error)
+            error = NSError.coreData(NSCoreDataError,
+                "No model named '\(name)' (\(name).xcdatamodeld, \(name).momd or \(name).xcdatamodel) was found in "
+                + "\(searched). Add it to the target's resources or pass the model to init(name:managedObjectModel:).")
         }
+        self.init(name: name, managedObjectModel: model ?? NSManagedObjectModel())
+        modelError = error
     }
 
-    /// A container for `model`, named `name`.
-    public convenience init(name: String, managedObjectModel model: NSManagedObjectModel) {
-        self.init(name: name, managedObjectModel: model, modelError: nil)
-    }
-
-    private init(name: String, managedObjectModel model: NSManagedObjectModel, modelError: NSError?) {
+    /// A container for `model`, named `name`: the designated initializer, which subclasses override
+    /// or call (Apple's `init(name:managedObjectModel:)`).
+    public init(name: String, managedObjectModel model: NSManagedObjectModel) {
         self.name = name
         self.managedObjectModel = model
-        self.modelError = modelError
         persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         persistentStoreDescriptions = [NSPersistentStoreDescription(
             url: Self.defaultDirectoryURL().appendingPathComponent(name + ".sqlite"))]
@@ -115,7 +120,7 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
 
     static func modelURL(named name: String) -> URL? {
         for folder in searchFolders() {
-            for candidate in [name + ".xcdatamodeld", name + ".xcdatamodel"] {
+            for candidate in [name + ".xcdatamodeld", name + ".momd", name + ".xcdatamodel"] {
                 let url = folder.appendingPathComponent(candidate)
                 if FileManager.default.fileExists(atPath: url.path) { return url }
             }
@@ -123,8 +128,20 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         return nil
     }
 
-    private static func searchFolders() -> [URL] {
+    /// Where models are looked for. SwiftPM on Linux puts a target's resources in
+    /// `<Package>_<Target>.resources` beside the executable (the `.xctest` one for tests), which
+    /// `Bundle.allBundles` does not list.
+    static func searchFolders() -> [URL] {
         let bundles = [Bundle.main] + Bundle.allBundles
-        return bundles.compactMap(\.resourceURL) + [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        var folders = bundles.compactMap(\.resourceURL)
+        if let executableFolder = Bundle.main.executableURL?.deletingLastPathComponent() {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: executableFolder.path)) ?? []
+            for name in names.sorted() where name.hasSuffix(".resources") || name.hasSuffix(".bundle") {
+                folders.append(executableFolder.appendingPathComponent(name, isDirectory: true))
+            }
+        }
+        folders.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        var seen: Set<String> = []
+        return folders.filter { seen.insert($0.standardizedFileURL.path).inserted }
     }
 }

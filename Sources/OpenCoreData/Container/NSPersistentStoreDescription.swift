@@ -43,6 +43,9 @@ open class NSPersistentStoreDescription: NSObject, NSCopying, @unchecked Sendabl
 
     /// Whether `loadPersistentStores` adds this store on a background queue.
     open var shouldAddStoreAsynchronously = false
+    /// The CloudKit container an NSPersistentCloudKitContainer mirrors the store to. Kept so that
+    /// CloudKit stacks compile; nothing is mirrored on this platform.
+    open var cloudKitContainerOptions: NSPersistentCloudKitContainerOptions?
     /// Whether an older store is migrated to the model automatically (the
     /// option is passed on; migration itself is not implemented yet).
     open var shouldMigrateStoreAutomatically = true
@@ -70,6 +73,7 @@ open class NSPersistentStoreDescription: NSObject, NSCopying, @unchecked Sendabl
         copy.shouldAddStoreAsynchronously = shouldAddStoreAsynchronously
         copy.shouldMigrateStoreAutomatically = shouldMigrateStoreAutomatically
         copy.shouldInferMappingModelAutomatically = shouldInferMappingModelAutomatically
+        copy.cloudKitContainerOptions = cloudKitContainerOptions
         return copy
     }
 
@@ -95,3 +99,9 @@ public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
 /// Option: infer the mapping model for automatic migration.
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+/// Option: record persistent history (a Boolean `NSNumber`). Accepted so that stacks setting it
+/// compile and load; persistent history is not recorded yet.
+public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
+/// Option: post `NSPersistentStoreRemoteChange` notifications when another process or coordinator
+/// changes the store (a Boolean `NSNumber`). Accepted; such notifications are not posted yet.
+public let NSPersistentStoreRemoteChangeNotificationPostOptionKey = "NSPersistentStoreRemoteChangeNotificationOptionKey"

@@ -13,3 +13,12 @@ open class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
     /// The attribute type of the computed value.
     public var expressionResultType: NSAttributeType = .undefinedAttributeType
 }
+
+extension NSExpressionDescription {
+    /// The type of the computed value as the Swift API of iOS 15 names it; reads and sets
+    /// `expressionResultType` (Apple's `resultType: NSAttributeDescription.AttributeType`).
+    public var resultType: NSAttributeDescription.AttributeType {
+        get { NSAttributeDescription.AttributeType(expressionResultType) }
+        set { expressionResultType = newValue.rawValue }
+    }
+}

@@ -20,6 +20,39 @@ extension NSManagedObjectModel {
         setFetchRequestDescription(request.map(Self.description(of:)), forName: name)
     }
 
+    // Generic forms. Apple's methods take and return `NSFetchRequest<NSFetchRequestResult>`, and
+    // Objective-C code casts between instantiations (`as! NSFetchRequest<Photo>`); Swift on Linux
+    // can't cast between instantiations of a generic class, so these state the type instead.
+
+    /// Stores `request`, of any result type, as the template named `name` (nil removes it).
+    public func setFetchRequestTemplate<ResultType>(_ request: NSFetchRequest<ResultType>?, forName name: String) {
+        setFetchRequestDescription(request.map(Self.description(of:)), forName: name)
+    }
+
+    /// The template named `name` as a request of the result type the caller states
+    /// (`let request: NSFetchRequest<Photo>? = model.fetchRequestTemplate(forName: "recent")`).
+    public func fetchRequestTemplate<ResultType>(forName name: String) -> NSFetchRequest<ResultType>? {
+        let untyped: NSFetchRequest<NSFetchRequestResult>? = fetchRequestTemplate(forName: name)
+        return untyped.map(Self.retyped)
+    }
+
+    /// `fetchRequestFromTemplate(withName:substitutionVariables:)` returning a request of the
+    /// result type the caller states.
+    public func fetchRequestFromTemplate<ResultType>(withName name: String,
+                                                     substitutionVariables variables: [String: Any])
+        -> NSFetchRequest<ResultType>? {
+        let untyped: NSFetchRequest<NSFetchRequestResult>? = fetchRequestFromTemplate(
+            withName: name, substitutionVariables: variables)
+        return untyped.map(Self.retyped)
+    }
+
+    private static func retyped<ResultType>(_ request: NSFetchRequest<NSFetchRequestResult>)
+        -> NSFetchRequest<ResultType> {
+        let typed = NSFetchRequest<ResultType>()
+        typed.copySettings(from: request)
+        return typed
+    }
+
     /// A copy of the template named `name` with its `$VARIABLES` replaced by
     /// `variables` (NSNull matches nil). Core Data requires every variable: a
     /// missing one stops the program, as Core Data raises; use
@@ -71,7 +104,7 @@ extension NSManagedObjectModel {
         return request
     }
 
-    static func description(of request: NSFetchRequest<NSFetchRequestResult>) -> FetchRequestDescription {
+    static func description<ResultType>(of request: NSFetchRequest<ResultType>) -> FetchRequestDescription {
         var stored = FetchRequestDescription(entityName: request.entity?.name ?? request.entityName ?? "",
                                              predicateFormat: request.predicate?.predicateFormat)
         stored.resultType = request.resultType.rawValue

@@ -3,18 +3,25 @@
 ///
 /// A class is known once registered (`NSManagedObject.register(_:)`, or
 /// automatically by its first `init(context:)` or `entity()`); otherwise
-/// `_typeByName` is tried with the qualified name; otherwise the entity's
-/// objects are plain `NSManagedObject`s. Lookups cost a locked dictionary read.
+/// `_typeByName` is tried with the qualified name, and a bare name (Xcode's
+/// "Current Product Module": `Photo`, `.Photo`) with every module that declares
+/// a class of that name; otherwise the entity's objects are plain
+/// `NSManagedObject`s. Lookups cost a locked dictionary read once a name was
+/// resolved (or found unresolvable).
 enum ManagedObjectClasses {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var classesByName: [String: NSManagedObject.Type] = [:]
     nonisolated(unsafe) private static var models: [WeakModel] = []
+    /// Names no class was found for, so that the runtime's type records are searched once per name.
+    nonisolated(unsafe) private static var unresolvable: Set<String> = []
 
     private struct WeakModel { weak var model: NSManagedObjectModel? }
 
     static func register(_ type: NSManagedObject.Type) {
         let qualified = String(reflecting: type)
         lock.withLock {
+            unresolvable.remove(qualified)
+            unresolvable.remove(unqualified(qualified))
             classesByName[qualified] = type
             classesByName[unqualified(qualified)] = type
         }
@@ -24,13 +31,37 @@ enum ManagedObjectClasses {
     static func objectClass(for entity: NSEntityDescription) -> NSManagedObject.Type {
         let name = entity.managedObjectClassName ?? "NSManagedObject"
         if name == "NSManagedObject" { return NSManagedObject.self }
-        let cleaned = name.replacingOccurrences(of: "$(PRODUCT_MODULE_NAME).", with: "")
-        if let known = lock.withLock({ classesByName[cleaned] ?? classesByName[unqualified(cleaned)] }) { return known }
-        if let found = _typeByName(cleaned) as? NSManagedObject.Type {
+        let cleaned = cleanedClassName(name)
+        let (known, failedBefore) = lock.withLock { () -> (NSManagedObject.Type?, Bool) in
+            if let known = classesByName[cleaned] ?? classesByName[unqualified(cleaned)] { return (known, false) }
+            return (nil, unresolvable.contains(cleaned))
+        }
+        if let known { return known }
+        if failedBefore { return NSManagedObject.self }
+        if let found = resolve(cleaned) {
             register(found)
             return found
         }
+        lock.withLock { _ = unresolvable.insert(cleaned) }
         return NSManagedObject.self
+    }
+
+    /// The class `name` names: qualified names through `_typeByName`, bare ones in every module
+    /// declaring such a class (the first that is a managed object class wins).
+    private static func resolve(_ name: String) -> NSManagedObject.Type? {
+        if name.contains(".") { return _typeByName(name) as? NSManagedObject.Type }
+        for module in ClassNameLookup.modules(declaringClassNamed: name) {
+            if let found = _typeByName(module + "." + name) as? NSManagedObject.Type { return found }
+        }
+        return nil
+    }
+
+    /// A class name as a model file may write it, without Xcode's placeholder for the
+    /// current module (`$(PRODUCT_MODULE_NAME).Photo`) or the empty module (`.Photo`).
+    static func cleanedClassName(_ name: String) -> String {
+        var cleaned = name.replacingOccurrences(of: "$(PRODUCT_MODULE_NAME).", with: "")
+        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+        return cleaned
     }
 
     /// The entity of `model` whose class name names `type`.
@@ -38,7 +69,7 @@ enum ManagedObjectClasses {
         let qualified = String(reflecting: type)
         let short = unqualified(qualified)
         let matches = model.entities.filter { entity in
-            let name = (entity.managedObjectClassName ?? "").replacingOccurrences(of: "$(PRODUCT_MODULE_NAME).", with: "")
+            let name = cleanedClassName(entity.managedObjectClassName ?? "")
             return name == qualified || name == short || unqualified(name) == short && name.contains(".")
         }
         return matches.first

@@ -68,7 +68,12 @@ open class NSManagedObject: NSObject, KeyValueCoding {
 
     /// An object of the entity whose class is this class, inserted into `context`.
     /// The class is registered for class lookup (see `register(_:)`).
-    public convenience init(context: NSManagedObjectContext) {
+    ///
+    /// Apple declares `public convenience init(context moc: NSManagedObjectContext)`; it is
+    /// `required` here because Swift lets generic code call an initializer through a metatype
+    /// (`T(context:)`, `type(of: object).init(context:)`) only when it is required, where Apple's
+    /// Objective-C initializers are exempt. Every subclass inherits it, as on Apple.
+    public required convenience init(context: NSManagedObjectContext) {
         guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
             preconditionFailure("init(context:) needs a context with a persistent store coordinator")
         }
@@ -79,18 +84,36 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         self.init(entity: entity, insertInto: context)
     }
 
+    /// An object of this class's entity (`entity()`), in no context; insert it with
+    /// `NSManagedObjectContext.insert(_:)`.
+    ///
+    /// Apple's `init()` (inherited from NSObject) skips the designated initializer: Core Data logs
+    /// "Failed to call designated initializer on NSManagedObject class" and the object is unusable.
+    /// An object here always has an entity, so this one is usable, and stops the program as
+    /// `entity()` does when no loaded model has an entity of this class.
+    public override convenience init() {
+        self.init(entity: Self.entity(), insertInto: nil)
+    }
+
     /// The entity whose `managedObjectClassName` names this class, searched in
-    /// the models of the coordinators created so far.
+    /// the models of the coordinators created so far. Stops the program with Core Data's
+    /// message when there is none (Apple's returns nil there, which Swift code can't test for).
     open class func entity() -> NSEntityDescription {
         ManagedObjectClasses.register(self)
         guard let entity = ManagedObjectClasses.entity(for: self) else {
-            preconditionFailure("No model loaded by a coordinator has an entity of class \(String(reflecting: self))")
+            preconditionFailure("No NSEntityDescriptions in any model claim the NSManagedObject subclass '"
+                + String(reflecting: self)
+                + "' so +entity is confused. Have you loaded your NSManagedObjectModel yet ?")
         }
         return entity
     }
 
-    /// A fetch request for this class's entity. Subclasses redeclare it with
-    /// their own result type, as Xcode's generated code does.
+    /// A fetch request for this class's entity.
+    ///
+    /// Disfavored so that a subclass's `fetchRequest() -> NSFetchRequest<Photo>` (Xcode's generated
+    /// declaration) wins where the result type is not stated: `let request = Photo.fetchRequest()`.
+    /// Stating `NSFetchRequest<NSFetchRequestResult>` still selects this one.
+    @_disfavoredOverload
     open class func fetchRequest() -> NSFetchRequest<NSFetchRequestResult> {
         NSFetchRequest(entityName: entity().name ?? "")
     }

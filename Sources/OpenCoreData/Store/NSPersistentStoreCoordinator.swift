@@ -19,7 +19,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// A coordinator for `model`, which it freezes (Core Data forbids editing
     /// a model once a coordinator uses it).
-    public init(managedObjectModel model: NSManagedObjectModel) {
+    ///
+    /// Apple declares `public init(managedObjectModel model: NSManagedObjectModel)`; `required` here
+    /// so that `type(of: coordinator).init(managedObjectModel:)` compiles as it does for Apple's
+    /// Objective-C initializer.
+    public required init(managedObjectModel model: NSManagedObjectModel) {
         model.freeze()
         managedObjectModel = model
         super.init()
