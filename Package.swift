@@ -4,7 +4,9 @@ import PackageDescription
 let package = Package(
     name: "OpenCoreData",
     products: [
-        .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        // Both modules, so that an application's incremental build sees changes of the library itself
+        // (see the OpenCoreData target below).
+        .library(name: "OpenCoreData", targets: ["OpenCoreData", "OpenCoreDataCore"]),
         .library(name: "OpenCoreDataCodegen", targets: ["OpenCoreDataCodegen"]),
         .executable(name: "ocd", targets: ["ocd"]),
         .executable(name: "ocd-demo", targets: ["ocd-demo"]),
