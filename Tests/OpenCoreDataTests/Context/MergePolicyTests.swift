@@ -52,6 +52,15 @@ import Testing
         }
     }
 
+    /// The second context, with `policy`, renames its album to "fromB" and saves.
+    private static func secondSaves(_ second: NSManagedObjectContext, _ album: NSManagedObject, policy: Any) throws {
+        try second.performAndWait { () throws in
+            second.mergePolicy = policy
+            album.setValue("fromB", forKey: "name")
+            try second.save()
+        }
+    }
+
     @Test(arguments: TestStack.StoreKind.allCases)
     func theDefaultPolicyFailsTheSaveWithTheConflicts(kind: TestStack.StoreKind) throws {
         let (first, second, (one, two)) = try Self.twoReaders(kind)
@@ -79,10 +88,8 @@ import Testing
     func objectTrumpKeepsThisContextsChangesAndTheStoresOthers(kind: TestStack.StoreKind) throws {
         let (first, second, (one, two)) = try Self.twoReaders(kind)
         try Self.firstSaves(first, one)
+        try Self.secondSaves(second, two, policy: NSMergeByPropertyObjectTrumpMergePolicy)
         try second.performAndWait { () throws in
-            second.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
-            two.setValue("fromB", forKey: "name")
-            try second.save()
             #expect(two.value(forKey: "name") as? String == "fromB")
             #expect(two.value(forKey: "sheets") as? Int32 == 2)
             #expect(!two.hasChanges)
@@ -95,10 +102,8 @@ import Testing
     func storeTrumpKeepsWhatTheStoreChanged(kind: TestStack.StoreKind) throws {
         let (first, second, (one, two)) = try Self.twoReaders(kind)
         try Self.firstSaves(first, one)
+        try Self.secondSaves(second, two, policy: NSMergePolicy.mergeByPropertyStoreTrump)
         try second.performAndWait { () throws in
-            second.mergePolicy = NSMergePolicy.mergeByPropertyStoreTrump
-            two.setValue("fromB", forKey: "name")
-            try second.save()
             #expect(two.value(forKey: "name") as? String == "fromA")
         }
         let stored = try #require(try Self.stored(first))
@@ -109,11 +114,8 @@ import Testing
     func overwriteSavesTheWholeObject(kind: TestStack.StoreKind) throws {
         let (first, second, (one, two)) = try Self.twoReaders(kind)
         try Self.firstSaves(first, one)
-        try second.performAndWait { () throws in
-            second.mergePolicy = NSOverwriteMergePolicy
-            two.setValue("fromB", forKey: "name")
-            try second.save()
-        }
+        try Self.secondSaves(second, two, policy: NSOverwriteMergePolicy)
+        #expect(second.performAndWait { !two.hasChanges })
         // sheets was never changed here: its value as this context read it overwrites the store's 2.
         let stored = try #require(try Self.stored(first))
         #expect(stored.0 == "fromB" && stored.1 == 1)
@@ -123,10 +125,8 @@ import Testing
     func rollbackDiscardsThisContextsChanges(kind: TestStack.StoreKind) throws {
         let (first, second, (one, two)) = try Self.twoReaders(kind)
         try Self.firstSaves(first, one)
+        try Self.secondSaves(second, two, policy: NSRollbackMergePolicy)
         try second.performAndWait { () throws in
-            second.mergePolicy = NSRollbackMergePolicy
-            two.setValue("fromB", forKey: "name")
-            try second.save()
             #expect(two.value(forKey: "name") as? String == "fromA")
             #expect(two.value(forKey: "sheets") as? Int32 == 2)
             #expect(!two.hasChanges && !second.hasChanges)
@@ -182,11 +182,7 @@ import Testing
         let (first, second, (one, two)) = try Self.twoReaders(.sqlite)
         try Self.firstSaves(first, one)
         let policy = CountingPolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)
-        try second.performAndWait { () throws in
-            second.mergePolicy = policy
-            two.setValue("fromB", forKey: "name")
-            try second.save()
-        }
+        try Self.secondSaves(second, two, policy: policy)
         #expect(policy.seen.count == 1 && policy.seen.first?.sourceObject === two)
         #expect(try Self.stored(first)?.0 == "fromB")
     }
@@ -194,11 +190,7 @@ import Testing
     @Test func savesWithoutConflictsAreUntouchedByThePolicy() throws {
         let (first, second, (one, two)) = try Self.twoReaders(.sqlite)
         let policy = CountingPolicy(merge: .errorMergePolicyType)
-        try second.performAndWait { () throws in
-            second.mergePolicy = policy
-            two.setValue("fromB", forKey: "name")
-            try second.save()
-        }
+        try Self.secondSaves(second, two, policy: policy)
         // The first context saves on top of the second's save after reading it again.
         try first.performAndWait { () throws in
             first.refresh(one, mergeChanges: false)
