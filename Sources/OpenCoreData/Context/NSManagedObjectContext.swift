@@ -199,6 +199,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// event inserted it (ObjectsDidChange lists what changed in the event,
     /// also objects changed in earlier events and not saved since).
     func objectDidChange(_ object: NSManagedObject) {
+        // Recorded already in this event and still tracked as changed: every
+        // property set after the first (and `didChangeValue` after each set)
+        // ends here. The flags are checked because a save clears them
+        // without starting a new event.
+        if event.hasNoted(object), object.isUpdatedFlag || object.isInsertedFlag { return }
         event.noteChanged(object)
         guard !object.isDeletedFlag else { return }
         if !event.wasInserted(object) { event.updated.append(object) }
@@ -249,6 +254,9 @@ struct ContextEvent {
 
     /// Whether `object` was inserted in the event; O(1), no hashing.
     func wasInserted(_ object: NSManagedObject) -> Bool { object.insertedInEvent == number }
+
+    /// Whether `object`'s values changed in the event; O(1), no hashing.
+    func hasNoted(_ object: NSManagedObject) -> Bool { object.changedInEvent == number }
 
     /// Adds `object` to the objects whose values changed in the event.
     mutating func noteChanged(_ object: NSManagedObject) {

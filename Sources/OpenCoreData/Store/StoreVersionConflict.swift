@@ -1,8 +1,11 @@
-/// Thrown by a store's `save(_:)` before it writes anything, when a record
-/// the save updates or deletes is no longer at the version the context last
-/// read (Core Data's optimistic locking: another context or program saved it
-/// since). The context hands the conflicts to its merge policy and, if the
-/// policy resolves them, saves again.
+/// Thrown by a store's `save(_:)`, which then has written nothing, when a
+/// record the save updates or deletes is no longer at the version the
+/// context last read (Core Data's optimistic locking: another context or
+/// program saved or deleted it since). The SQLite store finds them as Core
+/// Data does, by `… WHERE Z_PK = ? AND Z_OPT = ?` matching no row, and rolls
+/// the transaction back; the in-memory store compares versions first. The
+/// context hands the conflicts to its merge policy and, if the policy
+/// resolves them, saves again.
 struct StoreVersionConflict: Error {
     struct Record {
         let objectID: NSManagedObjectID

@@ -117,3 +117,36 @@ import Testing
         }
     }
 }
+
+/// Validation that corrects a value: the save sets `name` to its upper case
+/// while it validates, a change in the event that the save's commit ends
+/// without starting a new one.
+final class StampingAlbum: NSManagedObject {
+    override func validateValue(_ value: inout Any?, forKey key: String) throws {
+        if key == "name", let name = value as? String { value = name.uppercased() }
+        try super.validateValue(&value, forKey: key)
+    }
+}
+
+extension ChangedColumnsTests {
+    /// A change right after a save is recorded although the object was last
+    /// changed (by its validation) in the same context event: the save
+    /// cleared its flags, and a change must set them again.
+    @Test func aChangeAfterASaveInTheSameEventIsRecorded() throws {
+        let model = TestStack.albumsModel(albumClass: "OpenCoreDataTests.StampingAlbum")
+        let context = try TestStack.context(model, .sqlite)
+        try context.performAndWait { () throws in
+            let album = TestStack.insert("Album", into: context, ["name": "a"])
+            try context.save()
+            #expect(album.value(forKey: "name") as? String == "A" && !album.hasChanges)
+            album.setValue("b", forKey: "name")
+            #expect(album.isUpdated && context.updatedObjects.contains(album))
+            try context.save()
+        }
+        let reader = try TestStack.reader(of: context)
+        try reader.performAndWait { () throws in
+            let album = try #require(try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album")).first)
+            #expect(album.value(forKey: "name") as? String == "B")
+        }
+    }
+}

@@ -24,13 +24,35 @@ struct SQLiteRecordWriter {
     let db: Database
     let files: SQLiteExternalData.Save
 
-    func apply(_ changes: StoreChangeSet) throws {
-        for id in changes.deleted { try delete(id) }
+    /// Writes `changes`; returns the updated and deleted records whose
+    /// `Z_OPT` was no longer the version the context read (Core Data's
+    /// optimistic locking: `… WHERE Z_PK = ? AND Z_OPT = ?` matched no row),
+    /// after which the caller must roll the transaction back.
+    func apply(_ changes: StoreChangeSet) throws -> [NSManagedObjectID] {
+        var stale: [NSManagedObjectID] = []
+        let deletedVersions = Dictionary(changes.deletedVersions.map { (ObjectKey($0.id), $0.version) },
+                                         uniquingKeysWith: { first, _ in first })
+        for id in changes.deleted where try !delete(id, version: deletedVersions[ObjectKey(id)] ?? 0) {
+            stale.append(id)
+        }
         var statements: [RowStatement.Key: RowStatement] = [:]
         for snapshot in changes.inserted { try write(snapshot, with: rowStatement(for: snapshot, inserting: true, &statements)) }
-        for snapshot in changes.updated { try write(snapshot, with: rowStatement(for: snapshot, inserting: false, &statements)) }
+        for snapshot in changes.updated
+        where try !write(snapshot, with: rowStatement(for: snapshot, inserting: false, &statements)) {
+            stale.append(snapshot.objectID)
+        }
+        guard stale.isEmpty else { return stale }
         for snapshot in changes.inserted { try writeToMany(snapshot, inserted: true) }
         for snapshot in changes.updated { try writeToMany(snapshot, inserted: false) }
+        return []
+    }
+
+    /// The version condition of an UPDATE or DELETE: binding NULL (a version
+    /// the context does not know) matches any row.
+    private static let versionCondition = "Z_OPT IS coalesce(?, Z_OPT)"
+
+    private static func versionArgument(_ version: Int64) -> DatabaseValue {
+        version > 0 ? version.databaseValue : .null
     }
 
     private func entity(of id: NSManagedObjectID) throws -> SQLiteMapping.Entity {
@@ -42,11 +64,17 @@ struct SQLiteRecordWriter {
         NSError.coreData(NSPersistentStoreSaveError, "The SQLite store cannot save \(id): its entity has no table here.")
     }
 
-    private func delete(_ id: NSManagedObjectID) throws {
+    /// Deletes the row of `id` if it is still at `version` (any for 0), with
+    /// its join rows; false when the row of a known version was gone or had changed.
+    private func delete(_ id: NSManagedObjectID, version: Int64) throws -> Bool {
         let entity = try entity(of: id)
         let pk = id.primaryKey!
-        for previous in try externalColumns(of: entity, pk: pk).values { files.replaced(previous) }
-        try db.cachedStatement(sql: "DELETE FROM \(entity.table) WHERE Z_PK = ?").execute(arguments: [pk])
+        let previous = try externalColumns(of: entity, pk: pk).values
+        try db.cachedStatement(sql: "DELETE FROM \(entity.table) WHERE Z_PK = ? AND \(Self.versionCondition)")
+            .execute(arguments: [pk, Self.versionArgument(version)])
+        // Without a version nothing was read of the record, so one already gone is no conflict.
+        guard db.changesCount == 1 || version == 0 else { return false }
+        for value in previous { files.replaced(value) }
         for (_, storage) in entity.relationships {
             switch storage {
             case .joinTable(let join):
@@ -57,6 +85,7 @@ struct SQLiteRecordWriter {
                 break // the rows pointing here follow their own delete rules (No Action keeps them dangling)
             }
         }
+        return true
     }
 
     /// The stored values of the row `pk`'s columns whose attributes allow
@@ -111,7 +140,8 @@ struct SQLiteRecordWriter {
             let sql = inserting
                 ? "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(names.map { ", " + $0 }.joined())) VALUES (?, ?, 1"
                     + String(repeating: ", ?", count: names.count) + ")"
-                : "UPDATE \(entity.table) SET Z_OPT = Z_OPT + 1\(names.map { ", \($0) = ?" }.joined()) WHERE Z_PK = ?"
+                : "UPDATE \(entity.table) SET Z_OPT = Z_OPT + 1\(names.map { ", \($0) = ?" }.joined())"
+                    + " WHERE Z_PK = ? AND \(SQLiteRecordWriter.versionCondition)"
             statement = try db.cachedStatement(sql: sql)
         }
     }
@@ -131,7 +161,8 @@ struct SQLiteRecordWriter {
     }
 
     /// Inserts or updates the row of `snapshot`: attributes and to-one keys.
-    private func write(_ snapshot: StoreSnapshot, with row: RowStatement) throws {
+    /// False when the row to update is gone or no longer at the snapshot's version.
+    private func write(_ snapshot: StoreSnapshot, with row: RowStatement) throws -> Bool {
         guard let pk = snapshot.objectID.primaryKey else { throw unsavable(snapshot.objectID) }
         let statement = row.statement
         // Empty arguments reset the statement and clear its bindings; each
@@ -167,12 +198,12 @@ struct SQLiteRecordWriter {
             try bind(destination?.primaryKey?.databaseValue ?? .null)
             if hasEntityColumn { try bind(destination.flatMap { mapping.entity($0.entity)?.number }?.databaseValue ?? .null) }
         }
-        if !row.inserting { try bind(pk.databaseValue) }
-        try statement.execute()
-        guard row.inserting || db.changesCount == 1 else {
-            throw NSError.coreData(NSManagedObjectReferentialIntegrityError,
-                                   "The record of \(snapshot.objectID) is no longer in the store.")
+        if !row.inserting {
+            try bind(pk.databaseValue)
+            try bind(Self.versionArgument(snapshot.version))
         }
+        try statement.execute()
+        return row.inserting || db.changesCount == 1
     }
 
     /// Writes the to-many relationships of `snapshot` whose data lives

@@ -142,11 +142,18 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         do {
             try translatingErrors {
                 try database.write { db in
-                    try SQLiteVersionCheck(store: self, db: db).verify(changes)
-                    try SQLiteRecordWriter(mapping: mapping, db: db, files: files).apply(changes)
+                    let stale = try SQLiteRecordWriter(mapping: mapping, db: db, files: files).apply(changes)
+                    // Thrown to roll the transaction back; the current records are read after it.
+                    guard stale.isEmpty else { throw StaleRecords(ids: stale) }
                     if metadataChanged { try SQLiteMetadata.write(metadata, db) }
                 }
             }
+        } catch let stale as StaleRecords {
+            files.rolledBack()
+            let current = try translatingErrors {
+                try database.read { try SQLiteRecordReader(store: self, db: $0).snapshots(for: stale.ids) }
+            }
+            throw StoreVersionConflict(records: stale.ids.map { .init(objectID: $0, persisted: current[ObjectKey($0)]) })
         } catch {
             files.rolledBack()
             throw error
@@ -210,6 +217,11 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         if isReadOnly {
             throw NSError.coreData(NSPersistentStoreSaveError, "The store at \(url?.path ?? "") is read-only.")
         }
+    }
+
+    /// The records a save found changed or gone since the context read them.
+    private struct StaleRecords: Error {
+        let ids: [NSManagedObjectID]
     }
 
     private func notHeld(_ entity: NSEntityDescription) -> NSError {
