@@ -198,12 +198,18 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// is inserted or deleted, and the event's updated objects unless the
     /// event inserted it (ObjectsDidChange lists what changed in the event,
     /// also objects changed in earlier events and not saved since).
+    /// Whether a change of `object` in the current event is recorded and
+    /// the object still counts as changed (a save clears that).
+    func hasRecordedChange(of object: NSManagedObject) -> Bool {
+        event.hasNoted(object) && (object.isUpdatedFlag || object.isInsertedFlag)
+    }
+
     func objectDidChange(_ object: NSManagedObject) {
         // Recorded already in this event and still tracked as changed: every
         // property set after the first (and `didChangeValue` after each set)
         // ends here. The flags are checked because a save clears them
         // without starting a new event.
-        if event.hasNoted(object), object.isUpdatedFlag || object.isInsertedFlag { return }
+        if hasRecordedChange(of: object) { return }
         event.noteChanged(object)
         guard !object.isDeletedFlag else { return }
         if !event.wasInserted(object) { event.updated.append(object) }

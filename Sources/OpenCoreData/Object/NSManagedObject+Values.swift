@@ -96,7 +96,9 @@ extension NSManagedObject {
     /// Marks the end of a change started with `willChangeValue(forKey:)`:
     /// the context records the object as changed when `key` is one of its properties.
     public func didChangeValue(forKey key: String) {
-        guard let context = managedObjectContext, !isFaultStorage, values.layout.slotsByName[key] != nil else { return }
+        guard let context = managedObjectContext, !isFaultStorage else { return }
+        // After `setValue` the change is recorded already: no lookup of the key.
+        guard !context.hasRecordedChange(of: self), values.layout.slotsByName[key] != nil else { return }
         context.objectDidChange(self)
     }
 
