@@ -1,4 +1,5 @@
 import Testing
+import GRDB
 @testable import OpenCoreDataCore
 
 /// Inputs the fuzz targets (Fuzz/) found stopping the program, each now a
@@ -105,5 +106,82 @@ import Testing
         let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
         request.predicate = try NSPredicate.parse("pets.@sum.legs == 4 AND pets.@max.legs == 4 AND %K == 't'", arguments: ["team.self.title"])
         #expect(try reader.fetch(request).count == 1)
+    }
+
+    /// FuzzStoreOpen: a byte flipped inside a transformable attribute's keyed
+    /// archive stopped the program on reading it ("the decoding failure policy
+    /// is .raiseException": corelibs' `unarchiveTopLevelObjectWithData`), and
+    /// an archive naming a class outside a secure transformer's allowed ones
+    /// stopped it too ("Value was of unexpected class"). Both now read as the
+    /// stored Data, as other bytes that do not decode do.
+    @Test func damagedOrForeignArchivesInTransformablesReadAsData() throws {
+        func binary(_ plist: Any) throws -> Data {
+            try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        }
+        // The minimal damage: an archive of another version, then one that is no dictionary.
+        let badVersion = try binary(["$archiver": "NSKeyedArchiver", "$version": 1, "$top": [String: Any](),
+                                     "$objects": [Any]()])
+        let notADictionary = try binary(["$archiver"])
+        let dictionary = try NSKeyedArchiver.archivedData(withRootObject: ["k": 1] as NSDictionary,
+                                                          requiringSecureCoding: true)
+        let unarchivers: [NSValueTransformerName] = [.keyedUnarchiveFromDataTransformerName,
+                                                     .secureUnarchiveFromDataTransformerName]
+        for name in unarchivers {
+            let transformer = try #require(ValueTransformer.valueTransformer(forName: name))
+            #expect(transformer.transformedValue(badVersion) == nil)
+            #expect(transformer.transformedValue(notADictionary) == nil)
+            #expect(transformer.transformedValue(dictionary) != nil)
+        }
+        // FuzzStoreOpen: a dictionary with fewer objects than keys (NSDictionary(coder:) read past its buffer:
+        // SEGV), a key that is itself a reference (the decoded key did not find its object again: a nil
+        // unwrapped in SQLiteTransformableCoding), and an array holding itself.
+        func edited(_ root: NSObject, _ edit: (inout [Any], inout [String: Any], Any) throws -> Void) throws -> Data {
+            let archive = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
+            let read = try PropertyListSerialization.propertyList(from: archive, format: nil)
+            var plist = try #require(read as? [String: Any])
+            var objects = try #require(plist["$objects"] as? [Any])
+            let index = try #require(objects.firstIndex { ($0 as? [String: Any])?["NS.objects"] != nil })
+            var collection = try #require(objects[index] as? [String: Any])
+            try edit(&objects, &collection, try #require((plist["$top"] as? [String: Any])?["root"]))
+            objects[index] = collection
+            plist["$objects"] = objects
+            return try binary(plist)
+        }
+        let fewerObjects = try edited(["a": 1, "b": 2] as NSDictionary) { _, dictionary, _ in
+            dictionary["NS.objects"] = Array((dictionary["NS.objects"] as? [Any] ?? []).prefix(1))
+        }
+        let keyReference = try edited(["k": 5] as NSDictionary) { objects, dictionary, _ in
+            let key = try #require(objects.firstIndex { $0 as? String == "k" })
+            objects[key] = try #require((dictionary["NS.objects"] as? [Any])?.first)
+        }
+        let selfHolding = try edited(["a", "b"] as NSArray) { _, array, root in
+            array["NS.objects"] = (array["NS.objects"] as? [Any] ?? []) + [root]
+        }
+        for damaged in [fewerObjects, keyReference, selfHolding] {
+            for name in unarchivers {
+                #expect(ValueTransformer.valueTransformer(forName: name)?.transformedValue(damaged) == nil)
+            }
+            let attribute = NSAttributeDescription(name: "blob", type: .transformableAttributeType)
+            #expect(SQLiteTransformableCoding.value(damaged, for: attribute) as? Data == damaged)
+        }
+
+        final class StringsOnly: NSSecureUnarchiveFromDataTransformer {
+            override class var allowedTopLevelClasses: [AnyClass] { [NSString.self] }
+        }
+        #expect(StringsOnly().transformedValue(dictionary) == nil)
+        let string = try NSKeyedArchiver.archivedData(withRootObject: "s" as NSString, requiringSecureCoding: true)
+        #expect(StringsOnly().transformedValue(string) as? NSString == "s")
+
+        // Through a store: the row holds the damaged archive, the attribute reads as its bytes.
+        let context = try TestStack.context(SQLiteValueTransformerTests.model(transformer: ""), .sqlite)
+        _ = TestStack.insert("Note", into: context, ["name": "n", "payload": ["k": 1] as NSDictionary])
+        try context.save()
+        let url = try #require(context.persistentStoreCoordinator?.persistentStores.first?.url)
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: "UPDATE ZNOTE SET ZPAYLOAD = ?", arguments: [badVersion])
+        }
+        let reader = try TestStack.reader(of: context)
+        let note = try #require(try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note")).first)
+        #expect(note.value(forKey: "payload") as? Data == badVersion)
     }
 }

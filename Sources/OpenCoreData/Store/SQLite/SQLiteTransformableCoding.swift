@@ -62,6 +62,13 @@ enum SQLiteTransformableCoding {
 
     /// The Swift value of an unarchived object (URL for NSURL…): on Linux,
     /// `as?` does not bridge Foundation's classes to their Swift types.
+    /// The keys and objects of `dictionary`, in pairs.
+    static func dictionaryPairs(_ dictionary: NSDictionary) -> [(key: Any, value: Any)] {
+        var pairs: [(key: Any, value: Any)] = []
+        dictionary.enumerateKeysAndObjects { key, value, _ in pairs.append((key, value)) }
+        return pairs
+    }
+
     static func swiftValue(_ object: Any) -> Any {
         switch object {
         case let url as NSURL: URL._unconditionallyBridgeFromObjectiveC(url)
@@ -71,8 +78,10 @@ enum SQLiteTransformableCoding {
         case let data as NSData: Data(referencing: data)
         case let array as NSArray: array.map(swiftValue)
         case let dictionary as NSDictionary:
-            Dictionary(dictionary.allKeys.map { key in ((swiftValue(key) as? AnyHashable) ?? AnyHashable("\(key)"), swiftValue(dictionary[key]!)) },
-                       uniquingKeysWith: { a, _ in a })
+            // Keys and objects in pairs: a key need not find its object again (a NaN key, in a stored archive).
+            Dictionary(dictionaryPairs(dictionary).map { key, value in
+                ((swiftValue(key) as? AnyHashable) ?? AnyHashable("\(key)"), swiftValue(value))
+            }, uniquingKeysWith: { a, _ in a })
         case let set as NSSet: set.allObjects.map(swiftValue)
         default: object
         }
