@@ -150,3 +150,25 @@ extension ChangedColumnsTests {
         }
     }
 }
+
+extension ChangedColumnsTests {
+    /// An entity with more properties than the changed-slot set holds inline
+    /// (64): a change to a slot past them is written, its neighbours are not.
+    @Test func slotsPastTheInlineWordAreTracked() throws {
+        let wide = NSEntityDescription(name: "Wide")
+        wide.properties = (0..<70).map { TestStack.attribute("a\($0)", .integer64AttributeType) }
+        let model = NSManagedObjectModel()
+        model.entities = [wide]
+        let context = try TestStack.context(model, .sqlite)
+        try context.performAndWait { () throws in
+            let object = TestStack.insert("Wide", into: context, ["a67": Int64(1), "a68": Int64(1)])
+            try context.save()
+            try Self.execute("UPDATE ZWIDE SET ZA67 = 99", in: context)
+            object.setValue(Int64(2), forKey: "a68")
+            #expect(object.values.changed.slots == [object.values.layout.slotsByName["a68"]!])
+            try context.save()
+            #expect(try Self.column("SELECT ZA67 FROM ZWIDE", in: context) == "99")
+            #expect(try Self.column("SELECT ZA68 FROM ZWIDE", in: context) == "2")
+        }
+    }
+}
