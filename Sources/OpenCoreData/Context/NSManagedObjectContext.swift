@@ -32,6 +32,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public var userInfo = NSMutableDictionary()
     /// The author recorded with saves in persistent history.
     public var transactionAuthor: String?
+    /// The DidSave observation of `automaticallyMergesChangesFromParent`.
+    var automaticMergeObserver: (any NSObjectProtocol)?
     /// How old cached values may be, in seconds; negative (the default) means forever.
     public var stalenessInterval: TimeInterval = -1
     /// How a save resolves conflicts with what other contexts or programs
@@ -87,6 +89,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// any reference cycle among objects) are let go, and reading a property
     /// of such an object gives nil.
     deinit {
+        if let automaticMergeObserver { NotificationCenter.default.removeObserver(automaticMergeObserver) }
         for object in registered.values { object.invalidate() }
         for object in inserted.objects + updated.objects + deleted.objects + pendingDeletes { object.invalidate() }
     }
