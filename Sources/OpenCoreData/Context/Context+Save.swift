@@ -61,6 +61,16 @@ extension NSManagedObjectContext {
         try validateChanges()
     }
 
+    /// Marks `object`, which need not be changed, for optimistic locking at
+    /// the next save: if another context or program saved or deleted its
+    /// record since this context read it, the save has a conflict for the
+    /// merge policy, as for the objects it changes. The mark ends with the save.
+    public func detectConflicts(for object: NSManagedObject) {
+        guard object.managedObjectContext === self, !object.isInserted else { return }
+        object.fireFaultIfNeeded()
+        lockedObjects.append(object)
+    }
+
     /// Takes `object` out of the updated objects once nothing of it is changed.
     func noteUnchanged(_ object: NSManagedObject) {
         guard object.isUpdatedFlag, !object.isDeletedFlag else { return }
@@ -117,6 +127,7 @@ extension NSManagedObjectContext {
         inserted = ManagedObjectSet()
         updated = ManagedObjectSet()
         deleted = ManagedObjectSet()
+        lockedObjects = ManagedObjectSet()
         for object in savedDeleted {
             forget(object)
             object.invalidate()
@@ -190,6 +201,7 @@ extension NSManagedObjectContext {
         inserted = ManagedObjectSet()
         updated = ManagedObjectSet()
         deleted = ManagedObjectSet()
+        lockedObjects = ManagedObjectSet()
         event = ContextEvent()
         restored.forEach { event.refreshed.append($0) }
         discarded.forEach { event.invalidated.append($0) }
@@ -207,6 +219,7 @@ extension NSManagedObjectContext {
         registered.removeAll()
         retained = [:]
         pendingDeletes = []
+        lockedObjects = ManagedObjectSet()
         event = ContextEvent()
         guard !all.isEmpty else { return }
         NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self,

@@ -73,6 +73,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var inserted = ManagedObjectSet(), updated = ManagedObjectSet(), deleted = ManagedObjectSet()
     /// Deleted objects whose delete rules have not run yet.
     var pendingDeletes: [NSManagedObject] = []
+    /// Unchanged objects whose records the next save checks for changes
+    /// made elsewhere (`detectConflicts(for:)`).
+    var lockedObjects = ManagedObjectSet()
     /// Changes since the last `processPendingChanges()`, for ObjectsDidChange.
     var event = ContextEvent()
 

@@ -40,6 +40,10 @@ struct SavePlan {
             snapshot.changedSlots = nil
             snapshots.append((object, snapshot))
         }
+        for object in context.lockedObjects.objects where !object.hasChanges {
+            guard let version = object.committed?.version, version > 0 else { continue }
+            try add(object.objectID) { $0.lockedVersions.append((object.objectID, version)) }
+        }
         for object in context.deleted.objects where !object.objectID.isTemporaryID {
             let version = object.committed?.version ?? 0
             try add(object.objectID) { changes in

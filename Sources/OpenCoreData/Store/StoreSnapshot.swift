@@ -93,6 +93,9 @@ public struct StoreChangeSet: Sendable {
     public var deleted: [NSManagedObjectID] = []
     /// The version the context last read of the deleted records it read.
     var deletedVersions: [(id: NSManagedObjectID, version: Int64)] = []
+    /// Records the save does not change but checks, with the version the
+    /// context read (`detectConflicts(for:)`).
+    var lockedVersions: [(id: NSManagedObjectID, version: Int64)] = []
 
     /// An empty change set.
     public init() {}

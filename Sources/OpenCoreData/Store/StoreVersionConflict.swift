@@ -21,6 +21,6 @@ extension StoreChangeSet {
     /// updates or deletes, where it knows one: the store compares them with
     /// its own before writing.
     var expectedVersions: [(id: NSManagedObjectID, version: Int64)] {
-        updated.lazy.filter { $0.version > 0 }.map { ($0.objectID, $0.version) } + deletedVersions
+        updated.lazy.filter { $0.version > 0 }.map { ($0.objectID, $0.version) } + deletedVersions + lockedVersions
     }
 }

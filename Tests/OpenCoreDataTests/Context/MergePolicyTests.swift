@@ -169,6 +169,31 @@ import Testing
         #expect(try Self.stored(first) == nil)
     }
 
+    /// `detectConflicts(for:)` makes an unchanged object's record part of the
+    /// save's optimistic locking (Apple: "Marks an object for conflict detection").
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func anUnchangedObjectMarkedForConflictDetectionConflicts(kind: TestStack.StoreKind) throws {
+        let (first, second, (one, two)) = try Self.twoReaders(kind)
+        try Self.firstSaves(first, one)
+        try second.performAndWait { () throws in
+            second.detectConflicts(for: two)
+            TestStack.insert("Album", into: second, ["name": "other"])
+            let error = try #require(throws: NSError.self) { try second.save() }
+            let conflict = try #require((error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict])?.first)
+            #expect(conflict.sourceObject === two && conflict.newVersionNumber == 2)
+            second.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+            try second.save()
+            // Nothing of it changed here, so the store's values are its values now.
+            #expect(two.value(forKey: "name") as? String == "fromA" && !two.hasChanges)
+            // The mark ended with the save: a later change elsewhere is no conflict of the next one.
+            TestStack.insert("Album", into: second, ["name": "third"])
+        }
+        try Self.firstSaves(first, one)
+        try second.performAndWait { try second.save() }
+        let count = try first.performAndWait { try first.count(for: NSFetchRequest<NSManagedObject>(entityName: "Album")) }
+        #expect(count == 3)
+    }
+
     /// A subclass sees the conflicts and may leave the resolution to its type.
     final class CountingPolicy: NSMergePolicy, @unchecked Sendable {
         nonisolated(unsafe) var seen: [NSMergeConflict] = []

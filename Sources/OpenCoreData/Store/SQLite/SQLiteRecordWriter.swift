@@ -41,10 +41,22 @@ struct SQLiteRecordWriter {
         where try !write(snapshot, with: rowStatement(for: snapshot, inserting: false, &statements)) {
             stale.append(snapshot.objectID)
         }
+        stale += try changedElsewhere(changes.lockedVersions)
         guard stale.isEmpty else { return stale }
         for snapshot in changes.inserted { try writeToMany(snapshot, inserted: true) }
         for snapshot in changes.updated { try writeToMany(snapshot, inserted: false) }
         return []
+    }
+
+    /// The records of `locked` (not written by the save) that are gone or
+    /// no longer at the version given.
+    private func changedElsewhere(_ locked: [(id: NSManagedObjectID, version: Int64)]) throws -> [NSManagedObjectID] {
+        try locked.filter { id, version in
+            let table = try entity(of: id).table
+            let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?"),
+                                             arguments: [id.primaryKey!])
+            return current != version
+        }.map(\.id)
     }
 
     /// The version condition of an UPDATE or DELETE: binding NULL (a version
