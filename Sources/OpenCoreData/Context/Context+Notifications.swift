@@ -19,13 +19,36 @@ extension NSManagedObjectContext {
     public static let willSaveObjectsNotification = Notification.Name.NSManagedObjectContextWillSave
     /// The newer name of `NSManagedObjectContextDidSave`.
     public static let didSaveObjectsNotification = Notification.Name.NSManagedObjectContextDidSave
+    /// Posted by a context after it merged another context's saved changes,
+    /// with the IDs of the objects the merge inserted, updated and deleted.
+    public static let didMergeChangesObjectIDsNotification =
+        Notification.Name("NSManagedObjectContextDidMergeChangesObjectIDsNotification")
+
+    /// The userInfo keys of the context notifications (Apple's Swift names
+    /// for the string constants such as `NSInsertedObjectsKey`).
+    public enum NotificationKey: String, Sendable {
+        case sourceContext = "managedObjectContext"
+        case queryGeneration = "newQueryGeneration"
+        case invalidatedAllObjects = "invalidatedAll"
+        case insertedObjects = "inserted"
+        case updatedObjects = "updated"
+        case deletedObjects = "deleted"
+        case refreshedObjects = "refreshed"
+        case invalidatedObjects = "invalidated"
+        case insertedObjectIDs = "inserted_objectIDs"
+        case updatedObjectIDs = "updated_objectIDs"
+        case deletedObjectIDs = "deleted_objectIDs"
+        case refreshedObjectIDs = "refreshed_objectIDs"
+        case invalidatedObjectIDs = "invalidated_objectIDs"
+    }
 
     /// Brings in the changes another context saved, given its DidSave
     /// notification: updated objects registered here are refreshed (keeping
     /// local changes), deleted ones are dropped, inserted ones are registered
     /// as faults. The ObjectsDidChange that follows lists them as refreshed
     /// (faults among the updated too: they load the new values when used),
-    /// deleted and inserted, so fetched-results controllers see the merge.
+    /// deleted and inserted, so fetched-results controllers see the merge;
+    /// then `didMergeChangesObjectIDsNotification` with the merged IDs.
     /// Costs one store read per refreshed object.
     public func mergeChanges(fromContextDidSave notification: Notification) {
         let info = notification.userInfo ?? [:]
@@ -51,6 +74,10 @@ extension NSManagedObjectContext {
             event.deleted.append(object)
         }
         processPendingChanges()
+        NotificationCenter.default.post(name: Self.didMergeChangesObjectIDsNotification, object: self, userInfo: [
+            NSInsertedObjectIDsKey: Set(insertedIDs), NSUpdatedObjectIDsKey: Set(updatedIDs),
+            NSDeletedObjectIDsKey: Set(deletedIDs),
+        ])
     }
 }
 

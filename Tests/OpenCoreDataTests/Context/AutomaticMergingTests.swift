@@ -96,4 +96,26 @@ import Testing
         }
         viewer.performAndWait { #expect(album.value(forKey: "name") as? String == "a") }
     }
+
+    /// After a merge the context posts didMergeChangesObjectIDsNotification
+    /// with the merged IDs, under the keys NotificationKey names (the same
+    /// strings as the older constants).
+    @Test func aMergePostsTheMergedIDs() throws {
+        let (writer, viewer, album) = try Self.stack(merging: true)
+        let merged = NotificationRecorder([NSManagedObjectContext.didMergeChangesObjectIDsNotification], object: viewer)
+        try writer.performAndWait { () throws in
+            try Self.writerAlbum(writer).setValue("b", forKey: "name")
+            try writer.save()
+        }
+        viewer.performAndWait {
+            let info = merged.notes.first?.userInfo ?? [:]
+            let key = NSManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue
+            #expect(key == NSUpdatedObjectIDsKey)
+            #expect(info[key] as? Set<NSManagedObjectID> == [album.objectID])
+            #expect((info[NSManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue] as? Set<NSManagedObjectID>)?
+                .isEmpty == true)
+        }
+        #expect(NSManagedObjectContext.NotificationKey.insertedObjects.rawValue == NSInsertedObjectsKey)
+        #expect(NSManagedObjectContext.NotificationKey.invalidatedAllObjects.rawValue == NSInvalidatedAllObjectsKey)
+    }
 }
