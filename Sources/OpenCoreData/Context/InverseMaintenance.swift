@@ -108,7 +108,11 @@ extension NSManagedObject {
         if eventBaseline != nil {
             _ = values.take(slot)
             let changed = change(&related)
-            if changed { storeChange(.objects(related), slot: slot) } else { values.resolve(slot, to: .objects(related)) }
+            if changed {
+                storeChange(.objects(related), slot: slot)
+            } else {
+                values.resolve(slot, to: .objects(related))
+            }
             return changed
         }
         guard change(&related) else { return false }

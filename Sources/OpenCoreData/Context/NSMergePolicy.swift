@@ -65,12 +65,14 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
     private func resolve(_ conflict: NSMergeConflict) {
         let object = conflict.sourceObject
         guard let context = object.managedObjectContext else { return }
-        guard let persisted = conflict.persistedRecord else {
+        guard conflict.newVersionNumber != 0 else {
             // Nothing left to update: the object goes the way of its record.
             object.committedRow = nil
             if !object.isDeletedFlag { context.delete(object) }
             return
         }
+        // A conflict made by hand (public initializer) carries no record to merge.
+        guard let persisted = conflict.persistedRecord else { return }
         let committed = object.committed
         let row = StoreRowCache.Row(Self.keepingUnreadToMany(persisted, of: committed))
         if object.isDeletedFlag {

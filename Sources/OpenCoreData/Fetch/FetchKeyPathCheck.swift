@@ -107,7 +107,9 @@ enum FetchKeyPathCheck {
     }
 
     /// Collection operators whose rest of the path reads the collection's own elements.
-    static let elementOperators: Set<String> = ["@count", "@sum", "@avg", "@min", "@max", "@unionOfObjects", "@distinctUnionOfObjects"]
+    static let elementOperators: Set<String> = [
+        "@count", "@sum", "@avg", "@min", "@max", "@unionOfObjects", "@distinctUnionOfObjects",
+    ]
 
     /// What is wrong with `path` read from objects of `entity`, or nil.
     static func problem(with path: String, from entity: NSEntityDescription) -> String? {

@@ -61,9 +61,11 @@ enum KeyPathValue {
     /// its key checked first: KeyValueCoding stops the program on an unknown
     /// key, which here, where key paths come from predicates, is an error.
     private static func value(of object: KeyValueCoding, key: String) throws(PredicateEvaluationError) -> Any? {
-        if let entityObject = object as? EntityKeyValueCoding, entityObject.keyValueEntity.propertiesByName[key] == nil {
+        if let entityObject = object as? EntityKeyValueCoding,
+           entityObject.keyValueEntity.propertiesByName[key] == nil {
             let entity = entityObject.keyValueEntity.name ?? ""
-            throw PredicateEvaluationError("The entity \(entity) is not key value coding-compliant for the key \"\(key)\"")
+            throw PredicateEvaluationError(
+                "The entity \(entity) is not key value coding-compliant for the key \"\(key)\"")
         }
         return Values.normalized(object.value(forKey: key))
     }

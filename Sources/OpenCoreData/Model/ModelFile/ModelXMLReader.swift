@@ -88,7 +88,9 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
         if let utf16 { return try transcoded(data, from: utf16, named: "UTF-16", file: file) }
         if let declared = declaredEncoding(data), !["UTF-8", "UTF8"].contains(declared.uppercased()) {
             guard let encoding = supportedEncodings[declared.uppercased()] else {
-                throw ModelFileError(.unreadable, "The encoding '\(declared.prefix(40))' is not supported (model files are UTF-8).", file: file, line: 1)
+                throw ModelFileError(.unreadable,
+                                     "The encoding '\(declared.prefix(40))' is not supported (model files are UTF-8).",
+                                     file: file, line: 1)
             }
             return try transcoded(data, from: encoding, named: declared, file: file)
         }
@@ -111,20 +113,25 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
     /// The encodings a declaration may name besides UTF-8, by upper-cased name.
     private static let supportedEncodings: [String: String.Encoding] = [
         "US-ASCII": .ascii, "ASCII": .ascii, "ISO-8859-1": .isoLatin1, "LATIN1": .isoLatin1, "ISO-LATIN-1": .isoLatin1,
-        "ISO-8859-2": .isoLatin2, "WINDOWS-1250": .windowsCP1250, "WINDOWS-1251": .windowsCP1251, "WINDOWS-1252": .windowsCP1252,
-        "WINDOWS-1253": .windowsCP1253, "WINDOWS-1254": .windowsCP1254, "MACINTOSH": .macOSRoman, "X-MAC-ROMAN": .macOSRoman,
+        "ISO-8859-2": .isoLatin2, "WINDOWS-1250": .windowsCP1250, "WINDOWS-1251": .windowsCP1251,
+        "WINDOWS-1252": .windowsCP1252, "WINDOWS-1253": .windowsCP1253, "WINDOWS-1254": .windowsCP1254,
+        "MACINTOSH": .macOSRoman, "X-MAC-ROMAN": .macOSRoman,
         "UTF-16": .utf16, "UTF-16BE": .utf16BigEndian, "UTF-16LE": .utf16LittleEndian,
     ]
 
     /// `data` decoded from `encoding` and written as UTF-8, its XML
     /// declaration (if any) now naming UTF-8.
-    private static func transcoded(_ data: Data, from encoding: String.Encoding, named name: String, file: URL?) throws -> Data {
+    private static func transcoded(_ data: Data, from encoding: String.Encoding, named name: String,
+                                   file: URL?) throws -> Data {
         guard var text = String(data: data, encoding: encoding) else {
-            throw ModelFileError(.unreadable, "Not \(name.prefix(40)): the file's bytes do not decode as the encoding it is in.", file: file, line: 1)
+            throw ModelFileError(.unreadable,
+                                 "Not \(name.prefix(40)): the file's bytes do not decode as the encoding it is in.",
+                                 file: file, line: 1)
         }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         if text.hasPrefix("<?xml"), let end = text.range(of: "?>") {
-            let declaration = String(text[..<end.lowerBound]).replacing(/encoding\s*=\s*["'][^"']*["']/, with: #"encoding="UTF-8""#)
+            let declaration = String(text[..<end.lowerBound])
+                .replacing(/encoding\s*=\s*["'][^"']*["']/, with: #"encoding="UTF-8""#)
             text = declaration + text[end.lowerBound...]
         }
         return Data(text.utf8)

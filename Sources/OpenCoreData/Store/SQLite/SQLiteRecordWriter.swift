@@ -36,7 +36,9 @@ struct SQLiteRecordWriter {
             stale.append(id)
         }
         var statements: [RowStatement.Key: RowStatement] = [:]
-        for snapshot in changes.inserted { try write(snapshot, with: rowStatement(for: snapshot, inserting: true, &statements)) }
+        for snapshot in changes.inserted {
+            _ = try write(snapshot, with: rowStatement(for: snapshot, inserting: true, &statements))
+        }
         for snapshot in changes.updated
         where try !write(snapshot, with: rowStatement(for: snapshot, inserting: false, &statements)) {
             stale.append(snapshot.objectID)

@@ -153,7 +153,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             let current = try translatingErrors {
                 try database.read { try SQLiteRecordReader(store: self, db: $0).snapshots(for: stale.ids) }
             }
-            throw StoreVersionConflict(records: stale.ids.map { .init(objectID: $0, persisted: current[ObjectKey($0)]) })
+            throw StoreVersionConflict(records: stale.ids.map { id in
+                .init(objectID: id, persisted: current[ObjectKey(id)])
+            })
         } catch {
             files.rolledBack()
             throw error
