@@ -19,7 +19,8 @@ let package = Package(
     targets: [
         // The library. Applications import it through `OpenCoreData` below.
         .target(name: "OpenCoreDataCore",
-                dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+                dependencies: [.product(name: "GRDB", package: "GRDB.swift"),
+                               .product(name: "GRDBSQLite", package: "GRDB.swift")],
                 path: "Sources/OpenCoreData"),
         // The module applications import: re-exports the library, and by name the classes whose names
         // Foundation on Linux declares too, so that they are not ambiguous next to `import Foundation`.
@@ -30,7 +31,8 @@ let package = Package(
         // Swift source from a model, for `ocd generate` and the build plugin; apps don't link it.
         .target(name: "OpenCoreDataCodegen", dependencies: ["OpenCoreData", "OpenCoreDataCore"]),
         // Presentation shared by the command-line tool and the demo; the library does not depend on it.
-        .target(name: "OpenCoreDataTools", dependencies: ["OpenCoreData", "OpenCoreDataCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "OpenCoreDataTools",
+                dependencies: ["OpenCoreData", "OpenCoreDataCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(name: "ocd", dependencies: [
             "OpenCoreDataTools",
             "OpenCoreDataCore",
@@ -41,9 +43,13 @@ let package = Package(
         .plugin(name: "OpenCoreDataCodegenPlugin", capability: .buildTool(), dependencies: ["ocd"]),
         .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreDataTools", "OpenCoreDataCore"]),
         // A child process for the SQLite crash test: saves until it is killed.
-        .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData", "OpenCoreDataCore"], path: "Tests/StoreCrashWriter"),
+        .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
+                          path: "Tests/StoreCrashWriter"),
         // Depends on `ocd` and the crash writer so that `swift test` builds what its tests run as subprocesses.
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataCore", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "ocd-demo", "StoreCrashWriter"]),
+        .testTarget(name: "OpenCoreDataTests", dependencies: [
+            "OpenCoreData", "OpenCoreDataCore", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "ocd-demo",
+            "StoreCrashWriter",
+        ]),
         // Code in Apple's style (XCTest, Foundation and the Core Data module side by side) that must
         // compile with only the import changed; it sees the library as applications do.
         // Its model is a resource, as an app's would be, for NSPersistentContainer(name:).

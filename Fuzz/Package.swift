@@ -13,7 +13,8 @@ let package = Package(
         // libFuzzer's driver declared for Swift (each target's main calls it).
         .target(name: "CLibFuzzer"),
         // The fixed model, the fixed store and the full read the targets share.
-        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", .product(name: "OpenCoreData", package: "OpenCoreData")]),
+        .target(name: "FuzzSupport",
+                dependencies: ["CLibFuzzer", .product(name: "OpenCoreData", package: "OpenCoreData")]),
         // (a) model files: `.xcdatamodel/contents` XML.
         .executableTarget(name: "FuzzModelReader", dependencies: ["FuzzSupport"]),
         // (b) store files: opened with and without a model, every object read.

@@ -16,7 +16,8 @@ struct SavedFilter {
 }
 
 final class FoundationNamesTests: XCTestCase {
-    private func filter(_ predicate: NSPredicate, sortedBy sort: [NSSortDescriptor]) -> NSFetchRequest<NSManagedObject> {
+    private func filter(_ predicate: NSPredicate,
+                        sortedBy sort: [NSSortDescriptor]) -> NSFetchRequest<NSManagedObject> {
         let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
         request.predicate = predicate
         request.sortDescriptors = sort

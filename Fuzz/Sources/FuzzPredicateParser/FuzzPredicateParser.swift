@@ -16,20 +16,24 @@ public func fuzzPredicateParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
         do {
             reparsed = try NSPredicate.parse(printed)
         } catch {
-            fatalError("\(format.debugDescription) printed as \(printed.debugDescription), which does not parse: \(error)")
+            fatalError("\(format.debugDescription) printed as \(printed.debugDescription), "
+                       + "which does not parse: \(error)")
         }
         guard reparsed == predicate else {
-            fatalError("\(format.debugDescription) printed as \(printed.debugDescription), which parses to another predicate")
+            fatalError("\(format.debugDescription) printed as \(printed.debugDescription), "
+                       + "which parses to another predicate")
         }
         _ = try? predicate.evaluateThrowing(with: FuzzArguments.object, substitutionVariables: FuzzArguments.variables)
     }
     if let expression = try? NSExpression.parse(format, arguments: FuzzArguments.values) {
         let printed = expression.description
         guard let reparsed = try? NSExpression.parse(printed) else {
-            fatalError("expression \(format.debugDescription) printed as \(printed.debugDescription), which does not parse")
+            fatalError("expression \(format.debugDescription) printed as \(printed.debugDescription), "
+                       + "which does not parse")
         }
         guard reparsed == expression else {
-            fatalError("expression \(format.debugDescription) printed as \(printed.debugDescription), which parses to another expression")
+            fatalError("expression \(format.debugDescription) printed as \(printed.debugDescription), "
+                       + "which parses to another expression")
         }
     }
     return 0

@@ -36,7 +36,8 @@ public func fuzzPredicateSQL(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         if deterministic, let count = try? context.count(for: request), count != objects.count {
             fatalError("\(format.debugDescription): count \(count), fetched \(objects.count)")
         }
-        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "team.rank", ascending: false)]
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true),
+                                   NSSortDescriptor(key: "team.rank", ascending: false)]
         request.fetchLimit = 7
         _ = try? context.fetch(request)
     }

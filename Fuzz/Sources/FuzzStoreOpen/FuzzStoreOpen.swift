@@ -15,7 +15,8 @@ public func initializeStoreOpen(_ argc: UnsafeMutableRawPointer, _ argv: UnsafeM
     do {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (people, seed) in [(0, 1), (3, 2), (12, 3), (40, 4)] as [(Int, UInt64)] {
-            try FuzzStore.create(at: folder.appendingPathComponent("fixed-model-\(people).sqlite"), people: people, seed: seed)
+            let url = folder.appendingPathComponent("fixed-model-\(people).sqlite")
+            try FuzzStore.create(at: url, people: people, seed: seed)
         }
     } catch {
         fatalError("cannot write the seeds: \(error)")

@@ -23,7 +23,8 @@ public func runLibFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutabl
 public enum FuzzModel {
     public static func make() -> NSManagedObjectModel {
         let person = NSEntityDescription(name: "Person"), employee = NSEntityDescription(name: "Employee")
-        let team = NSEntityDescription(name: "Team"), pet = NSEntityDescription(name: "Pet"), tag = NSEntityDescription(name: "Tag")
+        let team = NSEntityDescription(name: "Team"), pet = NSEntityDescription(name: "Pet")
+        let tag = NSEntityDescription(name: "Tag")
         person.subentities = [employee]
         func pair(_ a: NSRelationshipDescription, _ b: NSRelationshipDescription) {
             a.inverseRelationship = b
@@ -32,7 +33,8 @@ public enum FuzzModel {
         let teamOf = NSRelationshipDescription(name: "team", destination: team)
         let members = NSRelationshipDescription(name: "members", destination: person, toMany: true)
         pair(teamOf, members)
-        let pets = NSRelationshipDescription(name: "pets", destination: pet, toMany: true, deleteRule: .cascadeDeleteRule, isOrdered: true)
+        let pets = NSRelationshipDescription(name: "pets", destination: pet, toMany: true,
+                                             deleteRule: .cascadeDeleteRule, isOrdered: true)
         let owner = NSRelationshipDescription(name: "owner", destination: person)
         pair(pets, owner)
         let tags = NSRelationshipDescription(name: "tags", destination: tag, toMany: true)
@@ -48,7 +50,8 @@ public enum FuzzModel {
             ("price", .decimalAttributeType), ("small", .integer16AttributeType), ("ratio", .floatAttributeType),
             ("blob", .transformableAttributeType),
         ]
-        person.properties = attributes.map { NSAttributeDescription(name: $0.0, type: $0.1) } + [teamOf, pets, tags, manager, reports]
+        person.properties = attributes.map { NSAttributeDescription(name: $0.0, type: $0.1) }
+            + [teamOf, pets, tags, manager, reports]
         employee.properties = [NSAttributeDescription(name: "salary", type: .doubleAttributeType)]
         team.properties = [NSAttributeDescription(name: "title", type: .stringAttributeType),
                            NSAttributeDescription(name: "rank", type: .integer16AttributeType), members]
@@ -83,10 +86,12 @@ public enum FuzzStore {
         var everyone: [NSManagedObject] = []
         for i in 0..<people {
             let person = insert(i % 3 == 2 ? "Employee" : "Person", [
-                "name": words[random.next(words.count)], "age": Int32(random.next(60)), "score": Double(random.next(20)) / 2 - 5,
-                "active": random.next(2) == 1, "born": Date(timeIntervalSinceReferenceDate: Double(random.next(20)) * 86_400),
-                "photo": Data((0..<random.next(8)).map { UInt8($0) }), "uuid": UUID(), "link": URL(string: "https://example.com/\(i)")!,
-                "price": Decimal(random.next(1000)) / 100, "small": Int16(random.next(100)), "ratio": Float(random.next(10)) / 4,
+                "name": words[random.next(words.count)], "age": Int32(random.next(60)),
+                "score": Double(random.next(20)) / 2 - 5, "active": random.next(2) == 1,
+                "born": Date(timeIntervalSinceReferenceDate: Double(random.next(20)) * 86_400),
+                "photo": Data((0..<random.next(8)).map { UInt8($0) }), "uuid": UUID(),
+                "link": URL(string: "https://example.com/\(i)")!, "price": Decimal(random.next(1000)) / 100,
+                "small": Int16(random.next(100)), "ratio": Float(random.next(10)) / 4,
                 "blob": ["k": i] as NSDictionary,
             ])
             if random.next(3) > 0 { person.setValue(words[random.next(words.count)], forKey: "nick") }
@@ -97,7 +102,9 @@ public enum FuzzStore {
                 let pet = insert("Pet", ["name": words[random.next(words.count)], "legs": Int16(random.next(5))])
                 pet.setValue(person, forKey: "owner")
             }
-            if !everyone.isEmpty, random.next(2) == 0 { person.setValue(everyone[random.next(everyone.count)], forKey: "manager") }
+            if !everyone.isEmpty, random.next(2) == 0 {
+                person.setValue(everyone[random.next(everyone.count)], forKey: "manager")
+            }
             everyone.append(person)
         }
         try context.save()
@@ -108,8 +115,9 @@ public enum FuzzStore {
     public static func open(_ url: URL, model: NSManagedObjectModel?) throws -> NSManagedObjectContext {
         let model = try model ?? SQLiteModelReconstruction(store: url).model
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [NSIgnorePersistentStoreVersioningOption: true,
-                                                                             NSReadOnlyPersistentStoreOption: true])
+        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
+            NSIgnorePersistentStoreVersioningOption: true, NSReadOnlyPersistentStoreOption: true,
+        ])
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         return context
@@ -127,8 +135,10 @@ public enum FuzzStore {
                 objects += 1
                 for (key, property) in entity.propertiesByName where !property.isTransient {
                     switch object.value(forKey: key) {
-                    case let set as NSSet: for case let related as NSManagedObject in set { _ = related.objectID }
-                    case let set as NSOrderedSet: for case let related as NSManagedObject in set { _ = related.objectID }
+                    case let set as NSSet:
+                        for case let related as NSManagedObject in set { _ = related.objectID }
+                    case let set as NSOrderedSet:
+                        for case let related as NSManagedObject in set { _ = related.objectID }
                     default: break
                     }
                 }
@@ -141,7 +151,8 @@ public enum FuzzStore {
 /// A scratch folder of this process, emptied between inputs by the targets.
 public enum FuzzScratch {
     public static let folder: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ocd-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
@@ -166,11 +177,13 @@ public enum FuzzScratch {
 /// collections, a date and nil, so `%@ %K %d` in an input have values.
 public enum FuzzArguments {
     nonisolated(unsafe) public static let values: [Any] = [
-        "name", "ann", 3, 2.5, ["ann", "bob"], Set([1, 2, 3]), Date(timeIntervalSinceReferenceDate: 86_400), NSNull(), "age", "team.title", true,
+        "name", "ann", 3, 2.5, ["ann", "bob"], Set([1, 2, 3]), Date(timeIntervalSinceReferenceDate: 86_400), NSNull(),
+        "age", "team.title", true,
     ]
     nonisolated(unsafe) public static let object: [String: Any] = [
         "a": 1, "b": "text", "age": 34, "name": "Adam", "scores": [1, 2, 3], "v": 2,
-        "team": ["title": "ann", "rank": 7, "members": [["name": "x"], ["name": "y"]]], "born": Date(timeIntervalSinceReferenceDate: 0),
+        "team": ["title": "ann", "rank": 7, "members": [["name": "x"], ["name": "y"]]],
+        "born": Date(timeIntervalSinceReferenceDate: 0),
     ]
     nonisolated(unsafe) public static let variables: [String: Any] = ["v": 3, "name": "ann", "list": [1, 2]]
 }

@@ -11,7 +11,8 @@ import Testing
 /// `performAndWait` after the save sees it.
 @Suite struct AutomaticMergingTests {
     /// A writer and a viewer on one coordinator; the viewer holds album "a", loaded.
-    private static func stack(merging: Bool) throws -> (NSManagedObjectContext, NSManagedObjectContext, NSManagedObject) {
+    private static func stack(merging: Bool)
+        throws -> (NSManagedObjectContext, NSManagedObjectContext, NSManagedObject) {
         let writer = try TestStack.context(TestStack.albumsModel(), .sqlite)
         try writer.performAndWait { () throws in
             TestStack.insert("Album", into: writer, ["name": "a", "sheets": Int32(1)])
@@ -49,7 +50,9 @@ import Testing
         }
         // The merge's ObjectsDidChange lists the album as refreshed (read on the viewer's queue).
         viewer.performAndWait {
-            #expect(changes.notes.contains { ($0.userInfo?[NSRefreshedObjectsKey] as? Set<NSManagedObject>)?.contains(album) == true })
+            #expect(changes.notes.contains { note in
+                (note.userInfo?[NSRefreshedObjectsKey] as? Set<NSManagedObject>)?.contains(album) == true
+            })
         }
     }
 
@@ -112,8 +115,8 @@ import Testing
             let key = NSManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue
             #expect(key == NSUpdatedObjectIDsKey)
             #expect(info[key] as? Set<NSManagedObjectID> == [album.objectID])
-            #expect((info[NSManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue] as? Set<NSManagedObjectID>)?
-                .isEmpty == true)
+            let inserted = NSManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue
+            #expect((info[inserted] as? Set<NSManagedObjectID>)?.isEmpty == true)
         }
         #expect(NSManagedObjectContext.NotificationKey.insertedObjects.rawValue == NSInsertedObjectsKey)
         #expect(NSManagedObjectContext.NotificationKey.invalidatedAllObjects.rawValue == NSInvalidatedAllObjectsKey)

@@ -13,8 +13,10 @@ import Testing
 /// conflict's newVersionNumber is 0 when the record was deleted.
 @Suite struct MergePolicyTests {
     /// Two sibling contexts that both read album "a" (sheets 1) at version 1.
-    private static func twoReaders(_ kind: TestStack.StoreKind)
-        throws -> (first: NSManagedObjectContext, second: NSManagedObjectContext, albums: (NSManagedObject, NSManagedObject)) {
+    private typealias Readers = (first: NSManagedObjectContext, second: NSManagedObjectContext,
+                                 albums: (NSManagedObject, NSManagedObject))
+
+    private static func twoReaders(_ kind: TestStack.StoreKind) throws -> Readers {
         let first = try TestStack.context(TestStack.albumsModel(), kind)
         try first.performAndWait { () throws in
             TestStack.insert("Album", into: first, ["name": "a", "sheets": Int32(1)])
@@ -41,6 +43,11 @@ import Testing
             let albums = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
             return albums.first.map { ($0.value(forKey: "name") as? String, $0.value(forKey: "sheets") as? Int32) }
         }
+    }
+
+    /// The conflicts a failed save reports.
+    private static func conflicts(_ error: NSError) -> [NSMergeConflict] {
+        error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict] ?? []
     }
 
     /// The first context renames the album to "fromA" and sets sheets to 2, and saves.
@@ -70,7 +77,7 @@ import Testing
             two.setValue("fromB", forKey: "name")
             let error = try #require(throws: NSError.self) { try second.save() }
             #expect(error.domain == NSCocoaErrorDomain && error.code == NSManagedObjectMergeError)
-            let conflicts = try #require(error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict])
+            let conflicts = Self.conflicts(error)
             #expect(conflicts.count == 1)
             let conflict = try #require(conflicts.first)
             #expect(conflict.sourceObject === two)
@@ -145,8 +152,9 @@ import Testing
         try second.performAndWait { () throws in
             two.setValue("fromB", forKey: "name")
             let error = try #require(throws: NSError.self) { try second.save() }
-            let conflict = try #require((error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict])?.first)
-            #expect(conflict.newVersionNumber == 0 && conflict.persistedSnapshot == nil && conflict.oldVersionNumber == 1)
+            let conflict = try #require(Self.conflicts(error).first)
+            #expect(conflict.newVersionNumber == 0 && conflict.oldVersionNumber == 1)
+            #expect(conflict.persistedSnapshot == nil)
             // With a policy that lets the save go on, the object follows its record.
             second.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
             try second.save()
@@ -179,7 +187,7 @@ import Testing
             second.detectConflicts(for: two)
             TestStack.insert("Album", into: second, ["name": "other"])
             let error = try #require(throws: NSError.self) { try second.save() }
-            let conflict = try #require((error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict])?.first)
+            let conflict = try #require(Self.conflicts(error).first)
             #expect(conflict.sourceObject === two && conflict.newVersionNumber == 2)
             second.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
             try second.save()
@@ -190,7 +198,8 @@ import Testing
         }
         try Self.firstSaves(first, one)
         try second.performAndWait { try second.save() }
-        let count = try first.performAndWait { try first.count(for: NSFetchRequest<NSManagedObject>(entityName: "Album")) }
+        let albums = NSFetchRequest<NSManagedObject>(entityName: "Album")
+        let count = try first.performAndWait { try first.count(for: albums) }
         #expect(count == 3)
     }
 
@@ -235,7 +244,8 @@ import Testing
         #expect(NSMergePolicyType.rollbackMergePolicyType.rawValue == 4)
         let shared: [(Any, NSMergePolicy, NSMergePolicyType)] = [
             (NSErrorMergePolicy, .error, .errorMergePolicyType),
-            (NSMergeByPropertyStoreTrumpMergePolicy, .mergeByPropertyStoreTrump, .mergeByPropertyStoreTrumpMergePolicyType),
+            (NSMergeByPropertyStoreTrumpMergePolicy, .mergeByPropertyStoreTrump,
+             .mergeByPropertyStoreTrumpMergePolicyType),
             (NSMergeByPropertyObjectTrumpMergePolicy, .mergeByPropertyObjectTrump,
              .mergeByPropertyObjectTrumpMergePolicyType),
             (NSOverwriteMergePolicy, .overwrite, .overwriteMergePolicyType),

@@ -50,12 +50,14 @@ import Testing
     /// An encoding that is not supported, or bytes that do not decode as the
     /// declared one, are errors too.
     @Test func unknownOrWrongEncodingsAreErrors() throws {
-        let crash: [UInt8] = Array(#"<?xml ver"#.utf8) + [0xF3] + Array(#"ion="1.0" encoding="UTminValueString=F-8" standalXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXone="yes"?>"#.utf8)
+        let crash: [UInt8] = Array(#"<?xml ver"#.utf8) + [0xF3]
+            + Array(#"ion="1.0" encoding="UTminValueString=F-8" "#.utf8)
+            + Array(#"standalXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXone="yes"?>"#.utf8)
             + Array("\n<model type=\"com.apZ_3MOODSoreDataModeler.DataModel\" documentVersi".utf8) + [0xEF]
             + Array("n=\"1.0\">\n<entity name=\"A\"><relationship name<\"b\"".utf8) + [0]
             + Array("deletionRule=Arralify\"/></entity>\n</mod na".utf8)
-        for bytes in [crash, Array(#"<?xml version="1.0" encoding="KOI8-Z"?><model/>"#.utf8),
-                      Array(#"<?xml version="1.0" encoding="US-ASCII"?><model a"#.utf8) + [0xE9] + Array(#"="1"/>"#.utf8)] {
+        let latin = Array(#"<?xml version="1.0" encoding="US-ASCII"?><model a"#.utf8) + [0xE9] + Array(#"="1"/>"#.utf8)
+        for bytes in [crash, Array(#"<?xml version="1.0" encoding="KOI8-Z"?><model/>"#.utf8), latin] {
             let error = try #require(Self.error(bytes))
             #expect(error.kind == .unreadable && error.line == 1, "\(error)")
         }

@@ -57,10 +57,24 @@ import GRDB
         #expect(try NSExpression.parse("- -2.5").description == "--2.5")
         #expect(try NSExpression.parse("--2").evaluate(with: nil) as? Int == 2)
         // The same for the other constants: nil, strings, dates, collections.
-        let nils = "SE--t----------------------------NUL-----NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t----------------------------------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL------L-NULL----------------------------------------------NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t----NULL--------\t-------NULL--------\t----------------------------------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL------L-NULL----------------------------------------------NULL--------\t----------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t---------------------------------------------------------NULL------------------------------------------------NULL-NULL----------------------------------------------NULL--------\t-------NULL------\t---------NULL--------\t-------NULL--------\t----------------------------------------NULL--------\t-------NULL--------\t---------LF BETWEEN 4"
+        let nils = "SE--t----------------------------NUL-----NULL--------\t-------NULL------\t---------NULL--------"
+            + "\t-------NULL--------\t----------------------------------------NULL-----------------------------"
+            + "-------------------NULL-NULL----------------------------------------------NULL------L-NULL------"
+            + "----------------------------------------NULL--------\t-------NULL------\t---------NULL--------\t"
+            + "-------NULL--------\t----NULL--------\t-------NULL--------\t------------------------------------"
+            + "----NULL------------------------------------------------NULL-NULL-------------------------------"
+            + "---------------NULL------L-NULL----------------------------------------------NULL--------\t-----"
+            + "-----------NULL------------------------------------------------NULL-NULL------------------------"
+            + "----------------------NULL--------\t-------NULL------\t---------NULL--------\t-------NULL-------"
+            + "-\t---------------------------------------------------------NULL--------------------------------"
+            + "----------------NULL-NULL----------------------------------------------NULL--------\t-------NULL"
+            + "------\t---------NULL--------\t-------NULL--------\t----------------------------------------NULL"
+            + "--------\t-------NULL--------\t---------LF BETWEEN 4"
         let predicate = try NSPredicate.parse(nils)
         #expect(try NSPredicate.parse(predicate.predicateFormat) == predicate)
-        for (format, printed) in [("-nil", "-nil"), ("-'a'", "-\"a\""), ("-{1, 2}", "-{1, 2}"), ("-(1.5)", "-(1.5)"), ("-(.5)", "-(0.5)")] {
+        let printedForms = [("-nil", "-nil"), ("-'a'", "-\"a\""), ("-{1, 2}", "-{1, 2}"), ("-(1.5)", "-(1.5)"),
+                            ("-(.5)", "-(0.5)")]
+        for (format, printed) in printedForms {
             #expect(try NSExpression.parse(format).description == printed)
         }
     }
@@ -82,7 +96,8 @@ import GRDB
     /// through `@sum` to the elements' entity; and a key no check can see
     /// (read from an object a TERNARY or an index yields) is an evaluation
     /// error, 134060, instead of a stop.
-    @Test(arguments: TestStack.StoreKind.allCases) func unknownKeysAfterCollectionOperatorsThrow(_ kind: TestStack.StoreKind) throws {
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func unknownKeysAfterCollectionOperatorsThrow(_ kind: TestStack.StoreKind) throws {
         var random = SeededGenerator(seed: 19)
         let context = try TestStack.context(SQLPredicateAgreementTests.model(), kind)
         let person = TestStack.insert("Person", into: context, ["name": "ann", "age": Int32(random.next() % 60)])
@@ -90,9 +105,12 @@ import GRDB
         person.setValue(TestStack.insert("Team", into: context, ["title": "t"]), forKey: "team")
         try context.save()
         let reader = try TestStack.reader(of: context)
-        for (format, arguments) in [("pets.@sum.legs0 > 3", []), ("pets.@max.nokey == 4", []), ("%K == 1", ["team.self.nokey"]),
-                                    ("%K == 1", ["SELF.team.SELF.nokey"]), ("TERNARY(age > -1, team, team).nokey == 1", []),
-                                    ("{team}[0].nokey == 1", []), ("FUNCTION(SELF, 'team').nokey == 1", [])] as [(String, [Any])] {
+        let cases: [(String, [Any])] = [
+            ("pets.@sum.legs0 > 3", []), ("pets.@max.nokey == 4", []), ("%K == 1", ["team.self.nokey"]),
+            ("%K == 1", ["SELF.team.SELF.nokey"]), ("TERNARY(age > -1, team, team).nokey == 1", []),
+            ("{team}[0].nokey == 1", []), ("FUNCTION(SELF, 'team').nokey == 1", []),
+        ]
+        for (format, arguments) in cases {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
             request.predicate = try NSPredicate.parse(format, arguments: arguments)
             do {
@@ -100,11 +118,13 @@ import GRDB
                 Issue.record("\(kind) \(format): no error")
             } catch {
                 let error = error as NSError
-                #expect(error.domain == NSCocoaErrorDomain && error.code == NSCoreDataError, "\(kind) \(format): \(error)")
+                #expect(error.domain == NSCocoaErrorDomain && error.code == NSCoreDataError,
+                        "\(kind) \(format): \(error)")
             }
         }
         let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
-        request.predicate = try NSPredicate.parse("pets.@sum.legs == 4 AND pets.@max.legs == 4 AND %K == 't'", arguments: ["team.self.title"])
+        request.predicate = try NSPredicate.parse("pets.@sum.legs == 4 AND pets.@max.legs == 4 AND %K == 't'",
+                                                  arguments: ["team.self.title"])
         #expect(try reader.fetch(request).count == 1)
     }
 

@@ -96,7 +96,11 @@ import GRDB
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZITEM") != batches.count * perSave {
                 problems.append("Items and Nodes differ in number")
             }
-            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZITEM i LEFT JOIN ZNODE n ON n.Z_PK = i.ZOWNER WHERE n.Z_PK IS NULL OR n.ZBATCH != i.ZBATCH") != 0 {
+            let orphans = """
+                SELECT COUNT(*) FROM ZITEM i LEFT JOIN ZNODE n ON n.Z_PK = i.ZOWNER
+                WHERE n.Z_PK IS NULL OR n.ZBATCH != i.ZBATCH
+                """
+            if try Int.fetchOne(db, sql: orphans) != 0 {
                 problems.append("Items without their Node")
             }
             let maxKey = try Int.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ZNODE") ?? 0

@@ -72,7 +72,8 @@ import GRDB
         let store = try #require(context.persistentStoreCoordinator?.persistentStores.first)
         let url = try #require(store.url)
         func saved() throws -> [String: Any] {
-            try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url, options: nil)
+            try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url,
+                                                                        options: nil)
         }
         try context.performAndWait { () throws in
             store.metadata["note"] = NSObject()
