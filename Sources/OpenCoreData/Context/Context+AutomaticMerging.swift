@@ -1,5 +1,6 @@
 // `automaticallyMergesChangesFromParent`: a context without a parent merges
-// what other contexts of its coordinator save (Apple's documentation: "whether
+// what other contexts of its coordinator save, a nested one what is saved
+// into its parent and what its parent saves (Apple's documentation: "whether
 // the context automatically merges changes saved to its persistent store
 // coordinator or parent context"; SO 66784854 for the parent-less case), as
 // Xcode's template sets it on `viewContext`.
@@ -23,12 +24,24 @@ extension NSManagedObjectContext {
         NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: nil, queue: nil) {
             [weak self] notification in
             guard let self, let saver = notification.object as? NSManagedObjectContext, saver !== self,
-                  let coordinator = saver.persistentStoreCoordinator,
-                  coordinator === self.persistentStoreCoordinator else { return }
+                  self.mergesSaves(of: saver) else { return }
             // IDs only cross to this context's queue: the saver's objects belong to the saver.
             let saved = SavedObjectIDs(notification)
             self.perform { self.mergeChanges(fromContextDidSave: saved.notification) }
         }
+    }
+}
+
+extension NSManagedObjectContext {
+    /// Whether `saver`'s saves reach what this context reads: for a context
+    /// without a parent, saves of the other such contexts of its coordinator
+    /// (a nested context's save reaches its parent only); for a nested
+    /// context, saves of its parent and of its siblings, which save into it.
+    fileprivate func mergesSaves(of saver: NSManagedObjectContext) -> Bool {
+        guard let parent else {
+            return saver.parent == nil && saver.persistentStoreCoordinator === persistentStoreCoordinator
+        }
+        return saver === parent || saver.parent === parent
     }
 }
 

@@ -4,8 +4,10 @@
 extension NSManagedObjectContext {
     /// The committed record of `objectID`: the coordinator's cached row when
     /// one is at most `stalenessInterval` old, otherwise read from the store
-    /// (and cached); nil when the store has no such record.
+    /// (and cached); nil when the store has no such record. A nested
+    /// context's committed record is its parent's current state of the object.
     func loadRow(for objectID: NSManagedObjectID) throws -> StoreRowCache.Row? {
+        if let parent { return askParent(parent) { parent.rowsForChild([objectID], self) }[ObjectKey(objectID)] }
         guard let store = objectID.persistentStore, let coordinator = persistentStoreCoordinator else { return nil }
         if let row = coordinator.rowCache.row(for: objectID, maxAge: stalenessInterval) { return row }
         // Cached inside the store access, so that no save can come between the read and its caching.
@@ -34,8 +36,9 @@ extension NSManagedObjectContext {
     func fulfillFaults(_ objects: [NSManagedObject]) {
         guard let coordinator = persistentStoreCoordinator else { return }
         var faults: [NSManagedObject] = []
-        for object in objects where object.isFault && object.managedObjectContext === self && object.objectID.persistentStore != nil {
-            if let row = coordinator.rowCache.row(for: object.objectID, maxAge: stalenessInterval) {
+        for object in objects where object.isFault && object.managedObjectContext === self
+            && (parent != nil || object.objectID.persistentStore != nil) {
+            if parent == nil, let row = coordinator.rowCache.row(for: object.objectID, maxAge: stalenessInterval) {
                 fulfill(object, with: row)
             } else {
                 faults.append(object)
@@ -49,8 +52,9 @@ extension NSManagedObjectContext {
 
     /// The current records of `ids` read from their stores (one read per
     /// store and batch of 1000), now the cached rows; a failed read leaves
-    /// its IDs out.
+    /// its IDs out. A nested context asks its parent, once.
     func readRows(_ ids: [NSManagedObjectID]) -> [ObjectKey: StoreRowCache.Row] {
+        if let parent { return askParent(parent) { parent.rowsForChild(ids, self) } }
         guard let coordinator = persistentStoreCoordinator else { return [:] }
         var rows: [ObjectKey: StoreRowCache.Row] = [:]
         for batch in stride(from: 0, to: ids.count, by: 1000).map({ ids[$0..<min($0 + 1000, ids.count)] }) {
@@ -68,28 +72,42 @@ extension NSManagedObjectContext {
     }
 
     /// Reads the unread to-many relationships of `objects` (only
-    /// `relationship` when given) from their stores: one read per store,
-    /// relationship and 500 owners, instead of one per object.
+    /// `relationship` when given): one read per store, relationship and 500
+    /// owners, instead of one per object.
     func readToManyFaults(of objects: [NSManagedObject], only relationship: NSRelationshipDescription? = nil) {
-        guard let coordinator = persistentStoreCoordinator else { return }
-        struct Group: Hashable { let store, relationship: ObjectIdentifier }
-        var owners: [Group: (NSPersistentStore, NSRelationshipDescription, Int, [NSManagedObject])] = [:]
+        var owners: [ObjectIdentifier: (NSRelationshipDescription, Int, [NSManagedObject])] = [:]
         for object in objects where object.managedObjectContext === self && !object.isFault {
-            guard let store = object.objectID.persistentStore else { continue }
             let layout = object.values.layout
             for (slot, property) in layout.properties.enumerated() where object.values[slot].isUnread {
                 guard let toMany = property as? NSRelationshipDescription,
                       relationship.map({ $0 === toMany }) ?? true else { continue }
-                let group = Group(store: ObjectIdentifier(store), relationship: ObjectIdentifier(toMany))
-                owners[group, default: (store, toMany, slot, [])].3.append(object)
+                owners[ObjectIdentifier(toMany), default: (toMany, slot, [])].2.append(object)
             }
         }
-        for (store, toMany, slot, group) in owners.values {
-            let read = (try? coordinator.performStoreAccess {
-                try store.destinations(of: group.map(\.objectID), via: toMany)
-            }) ?? [:]
+        for (toMany, slot, group) in owners.values {
+            let read = readDestinations(of: group.map(\.objectID), via: toMany)
             for object in group { object.fillUnreadToMany(slot, with: read[object.objectID] ?? []) }
         }
+    }
+
+    /// The destinations of the to-many `relationship` of the records `ids`,
+    /// as their stores hold them (one read per store and 500 owners), or as
+    /// the parent of a nested context sees them; a failed read leaves its
+    /// IDs out.
+    func readDestinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription)
+        -> [ObjectKey: [NSManagedObjectID]] {
+        if let parent { return askParent(parent) { parent.destinationsForChild(ids, via: relationship, self) } }
+        guard let coordinator = persistentStoreCoordinator else { return [:] }
+        var result: [ObjectKey: [NSManagedObjectID]] = [:]
+        let byStore = Dictionary(grouping: ids.filter { $0.persistentStore != nil }) {
+            ObjectIdentifier($0.persistentStore!)
+        }
+        for ids in byStore.values {
+            let store = ids[0].persistentStore!
+            let read = (try? coordinator.performStoreAccess { try store.destinations(of: ids, via: relationship) })
+            result.merge(read ?? [:]) { first, _ in first }
+        }
+        return result
     }
 
     func fulfill(_ object: NSManagedObject, with row: StoreRowCache.Row) {

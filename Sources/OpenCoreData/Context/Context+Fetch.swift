@@ -44,7 +44,7 @@ extension NSManagedObjectContext {
     /// result of `fetch(_:)`. Use it on the context's queue, like its objects.
     public func fetchBatched<T>(_ request: NSFetchRequest<T>) throws -> BatchFaultingArray<T> {
         let untyped = request.untyped
-        guard untyped.resultType == .managedObjectResultType, untyped.fetchBatchSize > 0,
+        guard untyped.resultType == .managedObjectResultType, untyped.fetchBatchSize > 0, parent == nil,
               !(untyped.includesPendingChanges && hasChanges) else {
             return BatchFaultingArray(elements: try fetch(request))
         }
@@ -76,7 +76,13 @@ extension NSManagedObjectContext {
         untyped.resultType = .managedObjectIDResultType
         let entity = resolveEntity(of: untyped)
         let stores = self.stores(for: entity, untyped)
-        if !(untyped.includesPendingChanges && hasChanges), stores.count == 1, let coordinator = persistentStoreCoordinator {
+        let merges = untyped.includesPendingChanges && hasChanges
+        if let parent, !merges {
+            // The parent counts with its own unsaved changes, as if they were saved.
+            untyped.includesPendingChanges = true
+            return try askParent(parent) { try parent.count(for: untyped) }
+        }
+        if !merges, parent == nil, stores.count == 1, let coordinator = persistentStoreCoordinator {
             try FetchKeyPathCheck.check(untyped, entity: entity)
             return try coordinator.performStoreAccess {
                 try stores[0].count(StoreFetch(entity: entity, request: untyped, appliesWindow: true))
@@ -90,8 +96,10 @@ extension NSManagedObjectContext {
         try FetchKeyPathCheck.check(request, entity: entity)
         let stores = self.stores(for: entity, request)
         let merges = request.includesPendingChanges && hasChanges
-        let selected = try objects(for: select(request, entity: entity, from: stores, appliesWindow: !merges && stores.count == 1))
-        guard merges || stores.count > 1 else { return selected }
+        // A parent answers for all stores at once, sorted and windowed.
+        let oneSource = stores.count == 1 || (parent != nil && !stores.isEmpty)
+        let selected = try objects(for: select(request, entity: entity, from: stores, appliesWindow: !merges && oneSource))
+        guard merges || !oneSource else { return selected }
         var candidates = selected.filter { !$0.isDeleted }
         if merges {
             var seen = Set(candidates.map(ObjectIdentifier.init))
@@ -110,7 +118,9 @@ extension NSManagedObjectContext {
     /// that there are no pending changes to merge).
     private func storeSelection(_ request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription) throws -> StoreObjectIDs {
         let stores = self.stores(for: entity, request)
-        guard stores.count > 1 else { return try select(request, entity: entity, from: stores, appliesWindow: true).ids }
+        guard stores.count > 1, parent == nil else {
+            return try select(request, entity: entity, from: stores, appliesWindow: true).ids
+        }
         return StoreObjectIDs(try fetchObjects(request).map(\.objectID))
     }
 
@@ -128,6 +138,10 @@ extension NSManagedObjectContext {
     /// and its caching.
     private func select(_ request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription,
                         from stores: [NSPersistentStore], appliesWindow: Bool) throws -> Selection {
+        if let parent {
+            guard !stores.isEmpty else { return Selection(ids: StoreObjectIDs([])) }
+            return Selection(ids: try selectFromParent(parent, request, appliesWindow: appliesWindow))
+        }
         guard let coordinator = persistentStoreCoordinator else { return Selection(ids: StoreObjectIDs([])) }
         return try coordinator.performStoreAccess {
             let results = try stores.map {
@@ -220,6 +234,7 @@ extension NSManagedObjectContext {
     /// Dictionary results (see ``DictionaryResults``): computed from the
     /// stores' records, as in Core Data they reflect saved data only.
     private func dictionaries(for request: NSFetchRequest<NSFetchRequestResult>) throws -> [NSDictionary] {
+        if let parent { return try askParent(parent) { try parent.fetch(request) }.map { $0 as! NSDictionary } }
         let copy = request.untyped.copy() as! NSFetchRequest<NSFetchRequestResult>
         copy.includesPendingChanges = false
         // Groups, distinct results and the window are formed from all selected records.

@@ -51,6 +51,7 @@ extension NSManagedObjectContext {
     /// then `didMergeChangesObjectIDsNotification` with the merged IDs.
     /// Costs one store read per refreshed object.
     public func mergeChanges(fromContextDidSave notification: Notification) {
+        if parent != nil { adoptPendingPermanentIDs() }
         let info = notification.userInfo ?? [:]
         func ids(_ key: String) -> [NSManagedObjectID] {
             if let objects = info[key] as? Set<NSManagedObject> { return objects.map(\.objectID) }

@@ -4,9 +4,11 @@
 // store and context as they were.
 
 extension NSManagedObjectContext {
-    /// Saves every change to the coordinator's stores. Throws a validation
-    /// error (1550–1680, or 1560 wrapping several) or a store error; then
-    /// nothing was saved and the context keeps its changes.
+    /// Saves every change to the coordinator's stores, or for a nested
+    /// context into its parent only ("one store up"; the parent saves them
+    /// further). Throws a validation error (1550–1680, or 1560 wrapping
+    /// several) or a store error; then nothing was saved and the context
+    /// keeps its changes.
     public func save() throws {
         guard hasChanges || !pendingDeletes.isEmpty else { return }
         guard let coordinator = persistentStoreCoordinator else {
@@ -17,6 +19,10 @@ extension NSManagedObjectContext {
         NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
         try prepareObjectsForSave()
         try validateChanges()
+        if let parent {
+            saveIntoParent(parent)
+            return
+        }
         // A resolved conflict changes the objects; the save is planned again
         // (each resolution moves the objects to the store's current versions,
         // so only a record saved again in between conflicts once more).
@@ -114,9 +120,16 @@ extension NSManagedObjectContext {
     /// Makes the saved state the context's: `rows` are the cached rows of
     /// `plan.snapshots`, by position.
     private func commit(_ plan: SavePlan, rows: [StoreRowCache.Row]) {
-        let savedInserted = inserted.objects, savedUpdated = updated.objects, savedDeleted = deleted.objects
-        registerPermanentIDs(of: savedInserted, plan.permanentIDs)
+        registerPermanentIDs(of: inserted.objects, plan.permanentIDs)
         for ((object, _), row) in zip(plan.snapshots, rows) { object.committedRow = row }
+        endSave()
+    }
+
+    /// Ends a save whose objects have their committed rows: the changes
+    /// become the committed state, deleted objects leave the context, and
+    /// the DidSave notifications go out.
+    func endSave() {
+        let savedInserted = inserted.objects, savedUpdated = updated.objects, savedDeleted = deleted.objects
         for object in savedInserted + savedUpdated {
             object.isInsertedFlag = false
             object.isUpdatedFlag = false
@@ -148,6 +161,7 @@ extension NSManagedObjectContext {
     /// `reassign` does one by one.
     private func registerPermanentIDs(of objects: [NSManagedObject], _ ids: [ObjectIdentifier: NSManagedObjectID]) {
         let moving = objects.filter { ids[ObjectIdentifier($0)] != nil }
+        if hasChildren { handPermanentIDsToChildren(moving.map { ($0.objectID, ids[ObjectIdentifier($0)]!) }) }
         guard moving.count * 2 >= registered.storageCount else {
             for object in moving { reassign(object, to: ids[ObjectIdentifier(object)]!) }
             return
@@ -178,12 +192,29 @@ extension NSManagedObjectContext {
 
     /// Gives `objects` permanent IDs now; they stay inserted until saved.
     /// Costs one store call per store involved.
+    /// In a nested context, the objects the parent (and its ancestors) know
+    /// by the same temporary IDs take the permanent ones too.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
         guard let coordinator = persistentStoreCoordinator else { return }
         let ids = try SavePlan.permanentIDs(for: objects.filter { $0.objectID.isTemporaryID }, coordinator: coordinator)
+        var moves: [(temporary: NSManagedObjectID, permanent: NSManagedObjectID)] = []
         for object in objects {
-            if let id = ids[ObjectIdentifier(object)] { reassign(object, to: id) }
+            guard let id = ids[ObjectIdentifier(object)] else { continue }
+            moves.append((object.objectID, id))
+            reassign(object, to: id)
         }
+        handPermanentIDsToChildren(moves)
+        if let parent, !moves.isEmpty { askParent(parent) { parent.adoptPermanentIDs(moves) } }
+    }
+
+    /// Moves the objects registered under the temporary IDs of `moves` to
+    /// their permanent IDs, here and in the ancestors.
+    func adoptPermanentIDs(_ moves: [(temporary: NSManagedObjectID, permanent: NSManagedObjectID)]) {
+        for (temporary, permanent) in moves {
+            if let object = registered[temporary] { reassign(object, to: permanent) }
+        }
+        handPermanentIDsToChildren(moves)
+        if let parent { askParent(parent) { parent.adoptPermanentIDs(moves) } }
     }
 
     /// Discards every unsaved change: inserted objects leave the context,

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The concurrency type of a context, with Apple's raw values.
 public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
     /// Deprecated in Core Data; here it behaves like a private queue.
@@ -19,12 +21,48 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public let concurrencyType: NSManagedObjectContextConcurrencyType
     let queue: DispatchQueue
 
-    /// The coordinator whose stores the context reads and saves.
-    public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
-    /// The parent context of a nested context; nested contexts are not supported yet.
-    public var parent: NSManagedObjectContext? {
-        willSet { precondition(newValue == nil, "Nested contexts are not supported yet") }
+    /// The coordinator whose stores the context reads and saves; for a nested
+    /// context, its root context's coordinator. A context has either a
+    /// coordinator of its own or a parent, as in Core Data: setting one when
+    /// the other is set stops the program.
+    public var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
+        get { storedParent?.persistentStoreCoordinator ?? ownCoordinator }
+        set {
+            precondition(storedParent == nil || newValue == nil,
+                         "Context already has a parent context; it can't have a coordinator of its own")
+            ownCoordinator = newValue
+        }
     }
+    private var ownCoordinator: NSPersistentStoreCoordinator?
+
+    /// The context a nested context reads through and saves into: its
+    /// fetches and faults see the parent's unsaved state, and its `save()`
+    /// pushes its changes into the parent only (see Context+Parent.swift).
+    /// Kept strongly, as in Core Data. Set it before using the context.
+    public var parent: NSManagedObjectContext? {
+        get { storedParent }
+        set {
+            precondition(ownCoordinator == nil || newValue == nil,
+                         "Context already has a coordinator; it can't have a parent context")
+            var ancestor = newValue
+            while let context = ancestor {
+                precondition(context !== self, "A context can't be its own ancestor")
+                ancestor = context.storedParent
+            }
+            storedParent = newValue
+            newValue?.adopt(child: self)
+        }
+    }
+    private var storedParent: NSManagedObjectContext?
+    /// The contexts that named this one their parent (see Context+Parent.swift).
+    let children = Mutex<[WeakContext]>([])
+    /// Whether `children` ever held a context: saves without children skip
+    /// handing out permanent IDs.
+    var hasChildren = false
+    /// Permanent IDs that an ancestor's saves gave to temporary IDs this
+    /// context may still know its objects by; adopted after each call into
+    /// the parent (`askParent`).
+    let pendingPermanentIDs = Mutex<[ObjectKey: NSManagedObjectID]>([:])
 
     /// A name for debugging; also the label of a private queue's work.
     public var name: String?
@@ -139,6 +177,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// loads when first used. Never reads the store.
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         if let object = registered[objectID] { return object }
+        if parent != nil, !objectID.isTemporaryID {
+            // Perhaps an object this context knows by a temporary ID that an ancestor's save replaced.
+            adoptPendingPermanentIDs()
+            if let object = registered[objectID] { return object }
+        }
         let object = ManagedObjectClasses.objectClass(for: objectID.entity).init(entity: objectID.entity, insertInto: nil)
         object.values.removeAll()
         object.objectID = objectID

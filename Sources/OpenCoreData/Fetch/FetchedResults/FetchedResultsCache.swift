@@ -8,7 +8,8 @@
 /// stamp of the stores (identifier, file size and modification date, and the
 /// saves made by the store objects that wrote it); a cache whose request or
 /// stamp differs is ignored and rewritten.
-/// Only results of unsaved-change-free contexts with property-list sort keys
+/// Only results of unsaved-change-free contexts without a parent (whose
+/// unsaved changes the stamp can't see), with property-list sort keys
 /// (strings, numbers, dates, data) are cached.
 struct FetchedResultsCache {
     let file: URL
@@ -30,7 +31,7 @@ struct FetchedResultsCache {
 
     /// The cached entries, in order, when the cache is valid; objects are faults.
     func read() -> [FetchedResultsEntry]? {
-        guard !context.hasChanges, let coordinator = context.persistentStoreCoordinator,
+        guard !context.hasChanges, context.parent == nil, let coordinator = context.persistentStoreCoordinator,
               let data = try? Data(contentsOf: file),
               let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
               plist["fingerprint"] as? String == fingerprint, plist["stamp"] as? String == stamp(),
@@ -50,7 +51,7 @@ struct FetchedResultsCache {
 
     /// Writes `results` if they can be cached; a cache that can't be written is simply absent.
     func write(_ results: FetchedResultsSections) {
-        guard !context.hasChanges else { return }
+        guard !context.hasChanges, context.parent == nil else { return }
         var rows: [[Any]] = []
         for section in results.sections {
             for entry in section.entries {

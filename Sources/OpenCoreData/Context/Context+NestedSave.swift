@@ -1,0 +1,98 @@
+// Nested contexts, the saving side: a child's save pushes its changes into
+// its parent, "one store up"; "a parent does not pull changes from children
+// before it saves" (Apple, quoted in facebookarchive/FBFetchedResultsController).
+//
+// The child hands the parent records, not objects: inserted objects whole,
+// changed objects with the slots they changed, deleted objects by ID. The
+// parent applies them as its own unsaved changes, without running delete
+// rules or inverse maintenance again (the child did both, and every object
+// they touched is among the changes), and without a merge policy: "Merge
+// policies only apply to a context saving to a store and not to its parent
+// context" (Big Nerd Ranch Core Data Stack, via mjtsai.com, 2015-09-23).
+// Objects entering the parent are inserted there, so `awakeFromInsert()`
+// runs once per context they enter, as on Apple.
+
+/// The changes a child context saves into its parent, as records.
+struct ChildChanges: @unchecked Sendable {
+    /// Inserted objects: every persistent slot.
+    var inserted: [StoreSnapshot] = []
+    /// Changed objects: `changedSlots` holds the slots to apply.
+    var updated: [StoreSnapshot] = []
+    /// Deleted objects, with the slots changed before the delete.
+    var deleted: [StoreSnapshot] = []
+
+    init(_ context: NSManagedObjectContext) {
+        // Transient values stay in the context that set them, as a store never sees them.
+        func record(_ object: NSManagedObject, slots: [Int]) -> StoreSnapshot {
+            var snapshot = NSManagedObjectContext.currentSnapshot(of: object, version: 0)
+            snapshot.changedSlots = SlotSet(slots.filter { !object.values.layout.properties[$0].isTransient })
+            return snapshot
+        }
+        inserted = context.inserted.objects.map { record($0, slots: Array($0.values.layout.properties.indices)) }
+        updated = context.updated.objects.map { record($0, slots: $0.values.changed.slots) }
+        deleted = context.deleted.objects.map { record($0, slots: $0.isFault ? [] : $0.values.changed.slots) }
+    }
+}
+
+extension NSManagedObjectContext {
+    /// Pushes the context's changes into `parent` and makes them the
+    /// context's committed state; posts DidSave. The parent posts
+    /// ObjectsDidChange when its `performAndWait` ends.
+    func saveIntoParent(_ parent: NSManagedObjectContext) {
+        let changes = ChildChanges(self)
+        askParent(parent) { parent.applyChildChanges(changes, from: self) }
+        for object in inserted.objects + updated.objects {
+            // What the parent now holds is this context's committed record.
+            object.committedRow = StoreRowCache.Row(Self.currentSnapshot(of: object, version: 0))
+        }
+        endSave()
+    }
+
+    /// Applies `child`'s saved changes as unsaved changes of this context.
+    func applyChildChanges(_ changes: ChildChanges, from child: NSManagedObjectContext) {
+        func object(for id: NSManagedObjectID) -> NSManagedObject { self.object(with: idForChild(id, child)) }
+        // New objects first, so that relationships among them find each other.
+        var targets: [(NSManagedObject, StoreSnapshot)] = []
+        for record in changes.inserted {
+            if registered[idForChild(record.objectID, child)] != nil {
+                targets.append((object(for: record.objectID), record))
+                continue
+            }
+            let entity = record.objectID.entity
+            let new = ManagedObjectClasses.objectClass(for: entity).init(entity: entity, insertInto: nil)
+            new.objectID = record.objectID
+            insert(new)
+            targets.append((new, record))
+        }
+        targets += (changes.updated + changes.deleted).map { (object(for: $0.objectID), $0) }
+        for (target, record) in targets {
+            guard let slots = record.changedSlots, !slots.isEmpty else { continue }
+            target.fireFaultIfNeeded()
+            for slot in slots.slots { target.storeChange(parentForm(record[slot], via: object(for:)), slot: slot) }
+        }
+        for record in changes.deleted { markDeletedByChild(object(for: record.objectID)) }
+    }
+
+    /// A child's slot value with this context's objects for IDs.
+    private func parentForm(_ value: SlotValue, via object: (NSManagedObjectID) -> NSManagedObject) -> SlotValue {
+        switch value {
+        case .id(let id): .object(object(id))
+        case .ids(let ids): .objects(ManagedObjectSet(ids.map(object)))
+        default: value
+        }
+    }
+
+    /// Deletes `object` as a child's save does: its delete rules ran in the
+    /// child, whose changes already hold their effects.
+    private func markDeletedByChild(_ object: NSManagedObject) {
+        guard !object.isDeletedFlag else { return }
+        if object.isUpdatedFlag {
+            object.isUpdatedFlag = false
+            updated.remove(object)
+        }
+        object.isDeletedFlag = true
+        event.deleted.append(object)
+        // An object this context never saved is simply forgotten, as `propagateDeletes()` does.
+        if object.isInsertedFlag { forget(object) } else { deleted.append(object) }
+    }
+}

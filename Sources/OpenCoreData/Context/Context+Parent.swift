@@ -1,0 +1,185 @@
+// Nested contexts, the reading side: a context with a parent reads through
+// it. "If you request an object from a managed object context that has a
+// parent context, Core Data will first look in the parent. If the parent
+// context has that object in memory, you'll get a new managed object just
+// like that one. So if there are changes in the parent, you'll get the
+// changed version of the object. If the object doesn't exist in that context,
+// it will keep going up through parent contexts until it finally fetches the
+// data from the persistent store." (W. Young, "Core Data Growing Pains", 2012)
+//
+// The parent answers on its own queue while the child waits in
+// `performAndWait`; only records and IDs cross between them, never objects:
+// each level has objects of its own.
+//
+// Temporary IDs: an object a child inserted and saved is known to the child
+// by its temporary ID, also after an ancestor saved it and gave it a
+// permanent one. Apple leaves the child with the temporary ID (apps call
+// `obtainPermanentIDs(for:)` before saving children, coredata-wave2.md §4.1),
+// so the child can end up with two objects for one record. Here a context
+// that gives permanent IDs hands them to its children (`pendingPermanentIDs`,
+// under a lock, as the children run on their own queues); a child adopts
+// them after each call into its parent, before it uses the answer, and the
+// parent reads them when a child names an object by its old ID.
+
+/// A weak reference to a nested context, so that a parent does not keep its children alive.
+struct WeakContext {
+    weak var context: NSManagedObjectContext?
+}
+
+extension NSManagedObjectContext {
+    /// Records `child` as a nested context of this one.
+    func adopt(child: NSManagedObjectContext) {
+        children.withLock { children in
+            children.removeAll { $0.context == nil }
+            children.append(WeakContext(context: child))
+        }
+        hasChildren = true
+    }
+
+    /// Runs `body` on `parent`'s queue for this context, then adopts the
+    /// permanent IDs the parent handed out meanwhile, so that the answer's
+    /// IDs find this context's objects.
+    func askParent<T>(_ parent: NSManagedObjectContext, _ body: () throws -> T) rethrows -> T {
+        defer { adoptPendingPermanentIDs() }
+        return try parent.performAndWait(body)
+    }
+
+    /// Hands `moves` (temporary ID → permanent ID) to every child.
+    func handPermanentIDsToChildren(_ moves: [(temporary: NSManagedObjectID, permanent: NSManagedObjectID)]) {
+        guard hasChildren, !moves.isEmpty else { return }
+        let live = children.withLock { $0.compactMap(\.context) }
+        for child in live {
+            child.pendingPermanentIDs.withLock { pending in
+                for (temporary, permanent) in moves { pending[ObjectKey(temporary)] = permanent }
+            }
+        }
+    }
+
+    /// Moves this context's objects known by temporary IDs an ancestor has
+    /// since given permanent IDs, and hands the moves on to the children.
+    func adoptPendingPermanentIDs() {
+        let moves = pendingPermanentIDs.withLock { pending in
+            guard !pending.isEmpty else { return [ObjectKey: NSManagedObjectID]() }
+            defer { pending = [:] }
+            return pending
+        }
+        guard !moves.isEmpty else { return }
+        for (temporary, permanent) in moves {
+            if let object = registered[temporary.id] { reassign(object, to: permanent) }
+        }
+        handPermanentIDsToChildren(moves.map { ($0.key.id, $0.value) })
+    }
+
+    /// The ID this context knows the object by that `child` knows by `id`:
+    /// the permanent ID handed to the child and not adopted yet, or `id`.
+    func idForChild(_ id: NSManagedObjectID, _ child: NSManagedObjectContext) -> NSManagedObjectID {
+        guard id.isTemporaryID else { return id }
+        return child.pendingPermanentIDs.withLock { $0[ObjectKey(id)] } ?? id
+    }
+
+    /// The records a child reads for `ids`, keyed by the IDs asked for: this
+    /// context's current state of the objects it has loaded (unsaved changes
+    /// included; deleted objects have none), and of the others the records
+    /// this context itself would read (its parent's, or the store's).
+    func rowsForChild(_ ids: [NSManagedObjectID], _ child: NSManagedObjectContext)
+        -> [ObjectKey: StoreRowCache.Row] {
+        var rows: [ObjectKey: StoreRowCache.Row] = [:]
+        var unloaded: [(asked: NSManagedObjectID, known: NSManagedObjectID)] = []
+        for id in ids {
+            let known = idForChild(id, child)
+            guard let object = registered[known] else {
+                unloaded.append((id, known))
+                continue
+            }
+            if object.isDeletedFlag || object.isInaccessible { continue }
+            if object.isFaultStorage {
+                unloaded.append((id, object.objectID))
+            } else {
+                rows[ObjectKey(id)] = Self.currentRow(of: object)
+            }
+        }
+        if !unloaded.isEmpty {
+            let read = readRows(unloaded.map(\.known))
+            for (asked, known) in unloaded {
+                if let row = read[known] { rows[ObjectKey(asked)] = row }
+            }
+        }
+        return rows
+    }
+
+    /// The destinations of the to-many `relationship` of the objects `ids`
+    /// as this context sees them (unsaved changes included), keyed by the IDs
+    /// asked for; deleted objects have none.
+    func destinationsForChild(_ ids: [NSManagedObjectID], via relationship: NSRelationshipDescription,
+                              _ child: NSManagedObjectContext) -> [ObjectKey: [NSManagedObjectID]] {
+        var result: [ObjectKey: [NSManagedObjectID]] = [:]
+        var loaded: [(asked: NSManagedObjectID, object: NSManagedObject)] = []
+        var unloaded: [(asked: NSManagedObjectID, known: NSManagedObjectID)] = []
+        for id in ids {
+            let known = idForChild(id, child)
+            guard let object = registered[known] else {
+                unloaded.append((id, known))
+                continue
+            }
+            if object.isDeletedFlag || object.isInaccessible { continue }
+            if object.isFaultStorage { unloaded.append((id, object.objectID)) } else { loaded.append((id, object)) }
+        }
+        readToManyFaults(of: loaded.map(\.object), only: relationship)
+        for (asked, object) in loaded {
+            result[ObjectKey(asked)] = object.values[object.values.layout.slot(of: relationship)].destinationIDs
+        }
+        if !unloaded.isEmpty {
+            let read = readDestinations(of: unloaded.map(\.known), via: relationship)
+            for (asked, known) in unloaded {
+                if let destinations = read[known] { result[ObjectKey(asked)] = destinations }
+            }
+        }
+        return result
+    }
+
+    /// The IDs a child's fetch selects: `request` (of IDs) answered by this
+    /// context with its unsaved changes merged, as if they were saved.
+    func objectIDsForChild(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> [NSManagedObjectID] {
+        try fetch(request).map { $0 as! NSManagedObjectID }
+    }
+
+    /// `object`'s current values as a record: its committed row while it is
+    /// unchanged, otherwise its values with relationships as IDs.
+    static func currentRow(of object: NSManagedObject) -> StoreRowCache.Row {
+        if !object.isInsertedFlag, !object.isUpdatedFlag, let row = object.committedRow { return row }
+        return StoreRowCache.Row(currentSnapshot(of: object, version: object.committed?.version ?? 0))
+    }
+
+    /// `object`'s values as a record of `version`, relationships as the IDs
+    /// of their destinations.
+    static func currentSnapshot(of object: NSManagedObject, version: Int64) -> StoreSnapshot {
+        let layout = object.values.layout
+        var snapshot = StoreSnapshot(objectID: object.objectID, version: version, layout: layout)
+        for slot in 0..<layout.count {
+            switch object.values[slot] {
+            case .object(let destination): snapshot[slot] = .id(destination.objectID)
+            case .objects(let set): snapshot[slot] = set.isEmpty ? .none : .ids(set.objects.map(\.objectID))
+            case let value: snapshot[slot] = value
+            }
+        }
+        return snapshot
+    }
+
+    /// The parent's answer to a child's fetch of IDs: the request with the
+    /// parent's unsaved changes included, the window applied only when
+    /// `appliesWindow` (otherwise the child applies it after merging its own).
+    func selectFromParent(_ parent: NSManagedObjectContext, _ request: NSFetchRequest<NSFetchRequestResult>,
+                          appliesWindow: Bool) throws -> StoreObjectIDs {
+        let copy = request.copy() as! NSFetchRequest<NSFetchRequestResult>
+        copy.resultType = .managedObjectIDResultType
+        copy.includesPendingChanges = true
+        copy.fetchBatchSize = 0
+        copy.relationshipKeyPathsForPrefetching = nil
+        if !appliesWindow {
+            copy.fetchOffset = 0
+            copy.fetchLimit = 0
+        }
+        let ids = try askParent(parent) { try parent.objectIDsForChild(copy) }
+        return StoreObjectIDs(ids)
+    }
+}
