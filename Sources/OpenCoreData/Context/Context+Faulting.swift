@@ -161,6 +161,13 @@ extension NSManagedObjectContext {
     func reload(_ object: NSManagedObject, from row: StoreRowCache.Row) {
         let changes = object.changedValues()
         apply(row, to: object)
+        // A changed to-many compares against the record's destinations: read
+        // them if the record left them unread (an unread one counts as unchanged).
+        for key in changes.keys {
+            guard let relationship = object.entity.relationshipsByName[key], relationship.isToMany,
+                  object.values[object.values.layout.slot(of: relationship)].isUnread else { continue }
+            readToManyFaults(of: [object], only: relationship)
+        }
         for (key, value) in changes {
             let property = object.property(named: key)
             let stored = Self.storageValue(value, for: object, key: key)

@@ -68,6 +68,10 @@ extension NSManagedObjectContext {
         for (target, record) in targets {
             guard let slots = record.changedSlots, !slots.isEmpty else { continue }
             target.fireFaultIfNeeded()
+            // A to-many the record left unread is read first: a change compares against it.
+            for slot in slots.slots where target.values[slot].isUnread {
+                readToManyFaults(of: [target], only: target.values.layout.properties[slot] as? NSRelationshipDescription)
+            }
             for slot in slots.slots { target.storeChange(parentForm(record[slot], via: object(for:)), slot: slot) }
         }
         for record in changes.deleted { markDeletedByChild(object(for: record.objectID)) }

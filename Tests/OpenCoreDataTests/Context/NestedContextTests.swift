@@ -195,6 +195,11 @@ import Testing
         }
         try root.performAndWait { try root.save() }
         #expect(try Self.storedNames(root) == ["a", "b", "c"])
+        // Unlike Apple's, the child's object takes the permanent ID at its next call into the parent.
+        try child.performAndWait { () throws in
+            _ = try Self.albums(child)
+            #expect(!c.objectID.isTemporaryID && child.object(with: c.objectID) === c)
+        }
         let reader = try TestStack.reader(of: root)
         try reader.performAndWait { () throws in
             #expect(try Self.album("c", in: reader).value(forKey: "sheets") as? Int32 == 6)
@@ -212,6 +217,33 @@ import Testing
             try root.save()
         }
         #expect(try Self.storedNames(root) == ["a", "b", "c", "d"])
+    }
+
+    /// Xcode's stack: a main-queue context as the parent of a private-queue
+    /// child that does its work in `perform` and saves; the main-queue parent
+    /// answers on the main queue.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func aPrivateChildOfAMainQueueParent(kind: TestStack.StoreKind) async throws {
+        let (root, _) = try Self.stack(kind)
+        let view = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        view.parent = root
+        let background = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        background.parent = view
+        let names = try await background.perform {
+            TestStack.insert("Album", into: background, ["name": "c"])
+            try Self.album("a", in: background).setValue(Int32(2), forKey: "sheets")
+            try background.save()
+            return TestStack.names(try Self.albums(background))
+        }
+        #expect(names == ["a", "b", "c"])
+        let sheets = try await view.perform {
+            #expect(view.insertedObjects.count == 1 && view.updatedObjects.count == 1)
+            try view.save()
+            return try Self.album("a", in: view).value(forKey: "sheets") as? Int32
+        }
+        #expect(sheets == 2)
+        try await root.perform { try root.save() }
+        #expect(try Self.storedNames(root) == ["a", "b", "c"])
     }
 
     @Test(arguments: TestStack.StoreKind.allCases)

@@ -88,6 +88,25 @@ import Testing
         }
     }
 
+    /// A changed to-many stays changed through refreshes: the reloaded record
+    /// leaves the relationship unread, which compared as unchanged, so the
+    /// second refresh (or the first of a nested context) dropped the change.
+    @Test func aChangedToManyStaysChangedThroughRefreshes() throws {
+        let context = try TestStack.albumsWithPhotos()
+        try context.performAndWait { () throws in
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Album")
+            request.predicate = NSPredicate(format: "name == 'a0'")
+            let album = try #require(try context.fetch(request).first)
+            let photo = TestStack.insert("Photo", into: context, ["name": "new"])
+            album.mutableSetValue(forKey: "photos").add(photo)
+            for _ in 0..<2 {
+                context.refresh(album, mergeChanges: true)
+                #expect(album.changedValues().keys.sorted() == ["photos"] && album.isUpdated)
+                #expect(TestStack.set(album, "photos").count == 11)
+            }
+        }
+    }
+
     @Test func aRolledBackChangeIsNotWrittenByTheNextSave() throws {
         let context = try TestStack.albumsWithPhotos()
         try context.performAndWait { () throws in
