@@ -35,6 +35,18 @@ let workloads: [Workload] = [
     Workload(name: "update-all", sizes: graphSizes,
              systems: [.opencoredata: OCDWorkloads.updateAll, .raw: RawWorkloads.updateAll, .grdb: GRDBWorkloads.updateAll],
              prepare: graphForAll),
+    Workload(name: "update-all-nested (through a child context)", sizes: graphSizes,
+             systems: [.opencoredata: NestedWorkloads.updateAllThroughChild, .raw: RawWorkloads.updateAll,
+                       .grdb: GRDBWorkloads.updateAll],
+             prepare: graphForAll,
+             note: "update-all's changes made in a child context, saved into its parent, then to the store. "
+                 + "Issue 14's target: OpenCoreData here at most 1.3 times its update-all of the same run."),
+    Workload(name: "merge-save (10k saved photos merged into a context holding SIZE loaded photos)",
+             sizes: [10_000, 100_000], systems: [:], prepare: graphForAll,
+             selfTimed: [.opencoredata: NestedWorkloads.mergeSave],
+             note: "OpenCoreData only: mergeChanges(fromContextDidSave:). Issue 14's target: the time per merged "
+                 + "photo does not grow with the objects the context holds.",
+             unit: CountedUnit(name: "merged photo") { min($0, NestedWorkloads.savedObjects) }),
     Workload(name: "batch-update (one attribute of every row, NSBatchUpdateRequest)", sizes: graphSizes,
              systems: [.opencoredata: OCDWorkloads.batchUpdate, .raw: RawWorkloads.batchUpdate, .grdb: GRDBWorkloads.batchUpdate],
              prepare: graphForAll),

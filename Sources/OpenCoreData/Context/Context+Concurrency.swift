@@ -19,11 +19,20 @@ extension NSManagedObjectContext {
     /// Runs `block` on the context's queue, waits, and returns its result or
     /// error. Inline when the caller is already running this context's work.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        try performAndWait(sweeping: true, block)
+    }
+
+    /// `performAndWait`; a call that `sweeping` is false for leaves the
+    /// registry sweep to the context's own next block (a nested context's
+    /// brief calls into its parent would otherwise sweep it each time).
+    func performAndWait<T>(sweeping: Bool, _ block: () throws -> T) rethrows -> T {
         if isCurrent { return try block() }
-        if concurrencyType == .mainQueueConcurrencyType, Thread.isMainThread { return try runAsCurrent(block) }
+        if concurrencyType == .mainQueueConcurrencyType, Thread.isMainThread {
+            return try runAsCurrent(sweeping: sweeping, block)
+        }
         return try withoutActuallyEscaping(block) { block in
             let box = UncheckedBox(block)
-            let result = queue.sync { UncheckedBox(Result { try self.runAsCurrent(box.value) }) }
+            let result = queue.sync { UncheckedBox(Result { try self.runAsCurrent(sweeping: sweeping, box.value) }) }
             return try result.value.get()
         }
     }
@@ -50,11 +59,11 @@ extension NSManagedObjectContext {
     /// Whether this thread is running this context's work now.
     var isCurrent: Bool { CurrentContexts.contains(self) }
 
-    private func runAsCurrent<T>(_ block: () throws -> T) rethrows -> T {
+    private func runAsCurrent<T>(sweeping: Bool = true, _ block: () throws -> T) rethrows -> T {
         CurrentContexts.push(self)
         defer {
             processPendingChanges()
-            sweepRegistryIfDue()
+            if sweeping { sweepRegistryIfDue() }
             CurrentContexts.pop()
         }
         return try block()

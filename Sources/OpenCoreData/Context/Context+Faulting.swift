@@ -18,6 +18,11 @@ extension NSManagedObjectContext {
 
     /// Loads a fault's values from its record: the cached row, or one store read.
     func fulfillFault(_ object: NSManagedObject) {
+        // A nested context's fault made by a fetch holds the record its parent gave with the result.
+        if parent != nil, let row = object.committedRow {
+            fulfill(object, with: row)
+            return
+        }
         if let row = try? loadRow(for: object.objectID) {
             fulfill(object, with: row)
             return
@@ -38,7 +43,9 @@ extension NSManagedObjectContext {
         var faults: [NSManagedObject] = []
         for object in objects where object.isFault && object.managedObjectContext === self
             && (parent != nil || object.objectID.persistentStore != nil) {
-            if parent == nil, let row = coordinator.rowCache.row(for: object.objectID, maxAge: stalenessInterval) {
+            if parent != nil, let row = object.committedRow {
+                fulfill(object, with: row)
+            } else if parent == nil, let row = coordinator.rowCache.row(for: object.objectID, maxAge: stalenessInterval) {
                 fulfill(object, with: row)
             } else {
                 faults.append(object)

@@ -91,7 +91,7 @@ extension NSManagedObjectContext {
         return try fetchObjects(untyped).count
     }
 
-    private func fetchObjects(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> [NSManagedObject] {
+    func fetchObjects(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> [NSManagedObject] {
         let entity = resolveEntity(of: request)
         try FetchKeyPathCheck.check(request, entity: entity)
         let stores = self.stores(for: entity, request)
@@ -126,7 +126,7 @@ extension NSManagedObjectContext {
 
     /// What a fetch selected: the IDs in order and, when every store read
     /// them in the same pass, their rows in the row cache, paired by position.
-    private struct Selection {
+    struct Selection {
         var ids: StoreObjectIDs
         var rows: [StoreRowCache.Row] = []
     }
@@ -136,11 +136,11 @@ extension NSManagedObjectContext {
     /// `appliesWindow`. The records come along when every store read them,
     /// cached inside the store access so that no save comes between a read
     /// and its caching.
-    private func select(_ request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription,
+    func select(_ request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription,
                         from stores: [NSPersistentStore], appliesWindow: Bool) throws -> Selection {
         if let parent {
             guard !stores.isEmpty else { return Selection(ids: StoreObjectIDs([])) }
-            return Selection(ids: try selectFromParent(parent, request, appliesWindow: appliesWindow))
+            return try selectFromParent(parent, request, appliesWindow: appliesWindow)
         }
         guard let coordinator = persistentStoreCoordinator else { return Selection(ids: StoreObjectIDs([])) }
         return try coordinator.performStoreAccess {
@@ -166,7 +166,7 @@ extension NSManagedObjectContext {
     }
 
     /// The stores `request` searches: its `affectedStores`, or all, that hold the entity.
-    private func stores(for entity: NSEntityDescription, _ request: NSFetchRequest<NSFetchRequestResult>) -> [NSPersistentStore] {
+    func stores(for entity: NSEntityDescription, _ request: NSFetchRequest<NSFetchRequestResult>) -> [NSPersistentStore] {
         (request.affectedStores ?? persistentStoreCoordinator?.persistentStores ?? []).filter { store in
             storeEntities(of: entity, request).contains(where: store.holds)
         }

@@ -23,14 +23,17 @@ struct ChildChanges: @unchecked Sendable {
 
     init(_ context: NSManagedObjectContext) {
         // Transient values stay in the context that set them, as a store never sees them.
-        func record(_ object: NSManagedObject, slots: [Int]) -> StoreSnapshot {
+        func record(_ object: NSManagedObject, slots: SlotSet) -> StoreSnapshot {
             var snapshot = NSManagedObjectContext.currentSnapshot(of: object, version: 0)
-            snapshot.changedSlots = SlotSet(slots.filter { !object.values.layout.properties[$0].isTransient })
+            var persistent = SlotSet()
+            let properties = object.values.layout.properties
+            slots.forEach { if !properties[$0].isTransient { persistent.insert($0) } }
+            snapshot.changedSlots = persistent
             return snapshot
         }
-        inserted = context.inserted.objects.map { record($0, slots: Array($0.values.layout.properties.indices)) }
-        updated = context.updated.objects.map { record($0, slots: $0.values.changed.slots) }
-        deleted = context.deleted.objects.map { record($0, slots: $0.isFault ? [] : $0.values.changed.slots) }
+        inserted = context.inserted.objects.map { record($0, slots: SlotSet($0.values.layout.properties.indices)) }
+        updated = context.updated.objects.map { record($0, slots: $0.values.changed) }
+        deleted = context.deleted.objects.map { record($0, slots: $0.isFault ? SlotSet() : $0.values.changed) }
     }
 }
 
@@ -41,9 +44,12 @@ extension NSManagedObjectContext {
     func saveIntoParent(_ parent: NSManagedObjectContext) {
         let changes = ChildChanges(self)
         askParent(parent) { parent.applyChildChanges(changes, from: self) }
-        for object in inserted.objects + updated.objects {
-            // What the parent now holds is this context's committed record.
-            object.committedRow = StoreRowCache.Row(Self.currentSnapshot(of: object, version: 0))
+        // What the parent now holds is this context's committed record.
+        for (objects, records) in [(inserted.objects, changes.inserted), (updated.objects, changes.updated)] {
+            for (object, var record) in zip(objects, records) {
+                record.changedSlots = nil
+                object.committedRow = StoreRowCache.Row(record)
+            }
         }
         endSave()
     }
@@ -69,10 +75,11 @@ extension NSManagedObjectContext {
             guard let slots = record.changedSlots, !slots.isEmpty else { continue }
             target.fireFaultIfNeeded()
             // A to-many the record left unread is read first: a change compares against it.
-            for slot in slots.slots where target.values[slot].isUnread {
+            slots.forEach { slot in
+                guard target.values[slot].isUnread else { return }
                 readToManyFaults(of: [target], only: target.values.layout.properties[slot] as? NSRelationshipDescription)
             }
-            for slot in slots.slots { target.storeChange(parentForm(record[slot], via: object(for:)), slot: slot) }
+            slots.forEach { target.storeChange(parentForm(record[$0], via: object(for:)), slot: $0) }
         }
         for record in changes.deleted { markDeletedByChild(object(for: record.objectID)) }
     }

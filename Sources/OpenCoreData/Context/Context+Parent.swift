@@ -41,7 +41,7 @@ extension NSManagedObjectContext {
     /// IDs find this context's objects.
     func askParent<T>(_ parent: NSManagedObjectContext, _ body: () throws -> T) rethrows -> T {
         defer { adoptPendingPermanentIDs() }
-        return try parent.performAndWait(body)
+        return try parent.performAndWait(sweeping: false, body)
     }
 
     /// Hands `moves` (temporary ID → permanent ID) to every child.
@@ -92,10 +92,13 @@ extension NSManagedObjectContext {
                 continue
             }
             if object.isDeletedFlag || object.isInaccessible { continue }
-            if object.isFaultStorage {
-                unloaded.append((id, object.objectID))
-            } else {
+            if !object.isFaultStorage {
                 rows[ObjectKey(id)] = Self.currentRow(of: object)
+            } else if let row = object.committedRow {
+                // A fault a fetch made here holds the record that fetch read.
+                rows[ObjectKey(id)] = row
+            } else {
+                unloaded.append((id, object.objectID))
             }
         }
         if !unloaded.isEmpty {
@@ -137,10 +140,24 @@ extension NSManagedObjectContext {
         return result
     }
 
-    /// The IDs a child's fetch selects: `request` (of IDs) answered by this
-    /// context with its unsaved changes merged, as if they were saved.
-    func objectIDsForChild(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> [NSManagedObjectID] {
-        try fetch(request).map { $0 as! NSManagedObjectID }
+    /// What a child's fetch selects: `request` answered by this context with
+    /// its unsaved changes merged, as if they were saved, by ID, and for a
+    /// request of objects their records (read by the store in the same pass,
+    /// or `rowsForChild`), so that the child's faults fire without asking
+    /// again. Without changes to merge, no object of this context is made.
+    func selectionForChild(_ request: NSFetchRequest<NSFetchRequestResult>, _ child: NSManagedObjectContext)
+        throws -> Selection {
+        let entity = resolveEntity(of: request)
+        try FetchKeyPathCheck.check(request, entity: entity)
+        let stores = self.stores(for: entity, request)
+        if !hasChanges, stores.count == 1 || parent != nil {
+            return try select(request, entity: entity, from: stores, appliesWindow: true)
+        }
+        let ids = try fetchObjects(request).map(\.objectID)
+        guard request.resultType == .managedObjectResultType else { return Selection(ids: StoreObjectIDs(ids)) }
+        let rows = rowsForChild(ids, child)
+        let paired = ids.compactMap { rows[$0] }
+        return Selection(ids: StoreObjectIDs(ids), rows: paired.count == ids.count ? paired : [])
     }
 
     /// `object`'s current values as a record: its committed row while it is
@@ -169,9 +186,10 @@ extension NSManagedObjectContext {
     /// parent's unsaved changes included, the window applied only when
     /// `appliesWindow` (otherwise the child applies it after merging its own).
     func selectFromParent(_ parent: NSManagedObjectContext, _ request: NSFetchRequest<NSFetchRequestResult>,
-                          appliesWindow: Bool) throws -> StoreObjectIDs {
+                          appliesWindow: Bool) throws -> Selection {
         let copy = request.copy() as! NSFetchRequest<NSFetchRequestResult>
-        copy.resultType = .managedObjectIDResultType
+        copy.resultType = request.includesPropertyValues ? .managedObjectResultType : .managedObjectIDResultType
+        copy.returnsObjectsAsFaults = true
         copy.includesPendingChanges = true
         copy.fetchBatchSize = 0
         copy.relationshipKeyPathsForPrefetching = nil
@@ -179,7 +197,6 @@ extension NSManagedObjectContext {
             copy.fetchOffset = 0
             copy.fetchLimit = 0
         }
-        let ids = try askParent(parent) { try parent.objectIDsForChild(copy) }
-        return StoreObjectIDs(ids)
+        return try askParent(parent) { try parent.selectionForChild(copy, self) }
     }
 }

@@ -51,9 +51,19 @@ struct SlotSet: Hashable, Sendable {
     /// Every slot in the set, in increasing order.
     var slots: [Int] {
         var result: [Int] = []
-        for (index, word) in ([low] + overflow).enumerated() where word != 0 {
-            for bit in 0..<64 where word & (1 << UInt64(bit)) != 0 { result.append(index * 64 + bit) }
-        }
+        forEach { result.append($0) }
         return result
+    }
+
+    /// Calls `body` with every slot in the set, in increasing order, without
+    /// making an array.
+    func forEach(_ body: (Int) -> Void) {
+        for index in 0...overflow.count {
+            var word = index == 0 ? low : overflow[index - 1]
+            while word != 0 {
+                body(index * 64 + word.trailingZeroBitCount)
+                word &= word - 1
+            }
+        }
     }
 }
