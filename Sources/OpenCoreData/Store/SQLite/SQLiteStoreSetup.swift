@@ -78,10 +78,20 @@ enum SQLiteStoreSetup {
         // The bookkeeping is checked first (134080 for a damaged table).
         let stored = try SQLitePrimaryKeyTable.rows(db, file: url)
         let numbers = Dictionary(stored.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
-        for entity in mapping.schema.entities where numbers[entity.name] != entity.number {
+        // A migration that renamed an entity keeps its old Z_NAME (docs/SQLiteLayout.md): the
+        // renaming identifier finds it.
+        let renamed = Dictionary(mapping.schema.entities.compactMap { entity in
+            mapping.entity(number: entity.number)?.renamingIdentifier.map { (entity.name, $0) }
+        }, uniquingKeysWith: { a, _ in a })
+        for entity in mapping.schema.entities
+        where (numbers[entity.name] ?? renamed[entity.name].flatMap { numbers[$0] }) != entity.number {
             problems.append("entity \(entity.name) is number \(numbers[entity.name].map(String.init) ?? "missing") in the file, \(entity.number) in the model")
         }
         for table in mapping.schema.tables {
+            guard try db.tableExists(table.name) else {
+                problems.append("the file has no table \(table.name)")
+                continue
+            }
             let declared = try db.columns(in: table.name)
             let columns = Set(declared.map(\.name))
             let missing = table.columns.map(\.name).filter { !columns.contains($0) }
