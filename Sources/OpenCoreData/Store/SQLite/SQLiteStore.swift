@@ -56,7 +56,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                 if (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true {
                     metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
                 } else {
-                    try SQLiteStoreSetup.checkCompatible(existing, model: model, mapping: mapping, url: url)
+                    try SQLiteStoreSetup.checkCompatible(existing, model: model, configuration: configuration, url: url)
                     writtenMetadataChanges = metadataChanges
                 }
                 try database.read { try SQLiteStoreSetup.checkLayout($0, mapping: mapping, url: url) }

@@ -55,15 +55,14 @@ enum SQLiteStoreSetup {
     /// Throws NSPersistentStoreIncompatibleVersionHashError (134100), with the
     /// store's metadata in userInfo, when `metadata` was not written for the
     /// entities of `mapping`: an entity added, removed or changed.
-    static func checkCompatible(_ metadata: [String: Any], model: NSManagedObjectModel, mapping: SQLiteMapping, url: URL) throws {
+    static func checkCompatible(_ metadata: [String: Any], model: NSManagedObjectModel, configuration: String?,
+                                url: URL) throws {
         let stored = (metadata[NSStoreModelVersionHashesKey] as? [String: Any]) ?? [:]
-        let expected = versionHashes(model, mapping)
-        let differing = Set(stored.keys).symmetricDifference(expected.keys)
-            .union(expected.filter { stored[$0.key] as? Data != $0.value }.map(\.key))
+        let differing = model.differingEntities(forConfigurationName: configuration, storeHashes: stored) ?? []
         guard !differing.isEmpty else { return }
         throw NSError.coreData(NSPersistentStoreIncompatibleVersionHashError,
                                "The model used to open the store is incompatible with the one used to create the store "
-                               + "(entities that differ: \(differing.sorted().joined(separator: ", "))).",
+                               + "(entities that differ: \(differing.joined(separator: ", "))).",
                                userInfo: ["metadata": metadata, NSFilePathErrorKey: url.path,
                                           "reason": "The model used to open the store is incompatible with the one used to create the store"])
     }
