@@ -96,7 +96,15 @@ import Testing
             let trusting = try #require(clients.first { ($0.value(forKey: "trustedClients") as? NSSet)?.count == 2 })
             let trusted = (trusting.value(forKey: "trustedClients") as? NSSet)?.allObjects as? [NSManagedObject] ?? []
             #expect(trusted.allSatisfy { ($0.value(forKey: "trustedByClients") as? NSSet)?.contains(trusting) == true })
+            // Saving writes to the file's table too.
+            let other = try #require(trusted.first)
+            other.setValue(NSSet(object: trusting), forKey: "trustedClients")
+            try context.save()
         }
+        let rows = try DatabaseQueue(path: url.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_24TRUSTEDBYCLIENTS")
+        }
+        #expect(rows == 3)
     }
 
     /// A column named with a suffix the computed layout does not give (a
