@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rows of ``CorpusOwnModelTests``: each paired corpus store (a prefix of
 /// its file name), the model version that wrote it and its object count, or
 /// why no corpus model opens it (then the model the store caches reads it, or, for
@@ -99,4 +101,14 @@ enum CorpusOwnModelTable {
          .reads(
              "wibosco__CoreDataMigrationRevised-Example__CoreDataMigration_Example__CoreDataMigration_Example_3", 26)),
     ]
+
+    /// The stores a corpus model file reads, with that model's name (without `.xml`).
+    static var storesWithTheirModels: [(store: String, file: URL, model: String)] {
+        let files = Corpus.files(in: Corpus.stores, suffix: ".sqlite")
+        return rows.compactMap { store, outcome in
+            guard case .reads(let model, _) = outcome,
+                  let file = files.first(where: { $0.lastPathComponent.hasPrefix(store + ".") }) else { return nil }
+            return (store, file, model)
+        }
+    }
 }

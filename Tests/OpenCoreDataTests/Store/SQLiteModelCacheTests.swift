@@ -56,12 +56,9 @@ import Testing
     @Test(.enabled(if: Corpus.stores != nil && Corpus.models != nil, "shared/corpus is absent"))
     func cachedModelsAgreeWithTheModelFilesThatWroteTheStores() throws {
         var compared = 0, properties = 0, differences: [String] = []
-        for (store, outcome) in CorpusOwnModelTable.rows {
-            guard case .reads(let modelName, _) = outcome,
-                  let file = Corpus.files(in: Corpus.stores, suffix: ".sqlite")
-                    .first(where: { $0.lastPathComponent.hasPrefix(store + ".") }),
-                  let cached = try? NSPersistentStoreCoordinator.cachedModelForPersistentStore(
-                    at: SQLiteMetadataTests.copy(file)) else { continue }
+        for (store, file, modelName) in CorpusOwnModelTable.storesWithTheirModels {
+            guard let cached = try? NSPersistentStoreCoordinator.cachedModelForPersistentStore(
+                at: SQLiteMetadataTests.copy(file)) else { continue }
             let url = try #require(Corpus.models).appendingPathComponent(modelName + ".xml")
             let model = try NSManagedObjectModel.load(contentsOf: url)
             compared += 1

@@ -23,10 +23,7 @@ import Testing
     @Test(.enabled(if: Corpus.stores != nil && Corpus.models != nil, "shared/corpus is absent"))
     func corpusStoresAreMatchedToTheVersionThatWroteThem() throws {
         var matched = 0, versionsCompared = 0, failures: [String] = []
-        for (store, outcome) in CorpusOwnModelTable.rows {
-            guard case .reads(let model, _) = outcome,
-                  let file = Corpus.files(in: Corpus.stores, suffix: ".sqlite")
-                    .first(where: { $0.lastPathComponent.hasPrefix(store + ".") }) else { continue }
+        for (store, file, model) in CorpusOwnModelTable.storesWithTheirModels {
             let versions = try Self.siblingVersions(of: model)
             versionsCompared += versions.count
             let copy = try SQLiteMetadataTests.copy(file)
