@@ -84,7 +84,8 @@ enum ModelArchiveReader {
         }
 
         mutating func model() throws -> NSManagedObjectModel {
-            guard let model = object(objects[root]), className(model) == "NSManagedObjectModel" else {
+            guard objects.indices.contains(root), let model = object(objects[root]),
+                  className(model) == "NSManagedObjectModel" else {
                 throw ModelArchiveReader.failure("the archive's root is not a managed object model")
             }
             var byName: [String: NSEntityDescription] = [:], archived: [(NSEntityDescription, [String: Any])] = []
@@ -111,7 +112,11 @@ enum ModelArchiveReader {
             }, uniquingKeysWith: { a, _ in a })
             for (description, entity) in archived {
                 var inherited = Set<String>(), ancestor = parents[description.name ?? ""], depth = 0
-                while let name = ancestor, depth < archived.count {
+                while let name = ancestor {
+                    // A hierarchy that loops would make every later walk up the chain endless.
+                    guard name != description.name, depth < archived.count else {
+                        throw ModelArchiveReader.failure("the superentities of \(name) loop")
+                    }
                     inherited.formUnion(declared[name] ?? [])
                     (ancestor, depth) = (parents[name], depth + 1)
                 }
@@ -139,7 +144,8 @@ enum ModelArchiveReader {
             let result: NSPropertyDescription
             switch className(property) {
             case "NSAttributeDescription", "NSDerivedAttributeDescription":
-                let type = NSAttributeType(rawValue: UInt(int(property["NSAttributeType"]))) ?? .undefinedAttributeType
+                let type = UInt(exactly: int(property["NSAttributeType"])).flatMap(NSAttributeType.init(rawValue:))
+                    ?? .undefinedAttributeType
                 let attribute = NSAttributeDescription(name: name, type: type)
                 attribute.valueTransformerName = string(property["NSValueTransformerName"])
                 // Bit 16 of NSFlagsKey: "Preserve After Deletion" in every corpus model that sets it.
@@ -152,7 +158,7 @@ enum ModelArchiveReader {
                 // Models built in code archive an unbounded to-many as -1 (CoreDataPlus SampleModel2).
                 relationship.maxCount = max(0, int(property["NSMaxCount"]))
                 relationship.isOrdered = bool(property["NSIsOrdered"])
-                let rule = NSDeleteRule(rawValue: UInt(int(property["NSDeleteRule"])))
+                let rule = UInt(exactly: int(property["NSDeleteRule"])).flatMap(NSDeleteRule.init(rawValue:))
                 relationship.deleteRule = rule ?? .nullifyDeleteRule
                 relationship.unresolvedInverse = string(property["_NSInverseRelationshipName"]).map {
                     (destination?.name, $0)
