@@ -32,6 +32,26 @@ import Testing
         #expect(throws: Inflate.Failure.self) { try Inflate.decompress(dynamic, limit: 100) }
     }
 
+    /// Random bytes and real streams with random bytes changed: each throws or inflates, never traps.
+    @Test func randomAndDamagedStreamsNeverTrap() throws {
+        var random = SeededGenerator(seed: 15)
+        let valid = Array(Data(base64Encoded: Self.dynamicStream)!)
+        var inflated = 0
+        for round in 0..<5_000 {
+            var input: [UInt8]
+            if round.isMultiple(of: 2) {
+                input = (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            } else {
+                input = valid
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    input[Int.random(in: 0..<input.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+            }
+            if (try? Inflate.decompress(input, limit: 1 << 16)) != nil { inflated += 1 }
+        }
+        #expect(inflated < 5_000)
+    }
+
     @Test(.enabled(if: Corpus.stores != nil, "shared/corpus/stores is absent"))
     func everyCorpusModelCacheInflatesToAKeyedArchive() throws {
         var caches = 0
