@@ -40,7 +40,8 @@ import Testing
         for round in 0..<5_000 {
             var input: [UInt8]
             if round.isMultiple(of: 2) {
-                input = (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                let count = Int.random(in: 0...64, using: &random)
+                input = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
             } else {
                 input = valid
                 for _ in 0..<Int.random(in: 1...4, using: &random) {
