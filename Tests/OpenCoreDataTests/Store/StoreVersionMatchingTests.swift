@@ -70,6 +70,49 @@ import Testing
         #expect(try SQLiteStoreVersionMatching.version(ofStoreAt: url, among: [("Other", stranger)]) == nil)
     }
 
+    /// Thing (name; parts ⟷ Part.thing, cascade) with sub-entity Gadget, as
+    /// ModelArchiveReaderTests archives it; `nameOptional` is all that differs.
+    static func thingModel(nameOptional: Bool) -> NSManagedObjectModel {
+        let thing = NSEntityDescription(name: "Thing"), gadget = NSEntityDescription(name: "Gadget")
+        let part = NSEntityDescription(name: "Part")
+        let parts = TestStack.relationship("parts", to: part, toMany: true, rule: .cascadeDeleteRule)
+        let owner = TestStack.relationship("thing", to: thing)
+        TestStack.pair(parts, owner)
+        thing.properties = [TestStack.attribute("name", .stringAttributeType, optional: nameOptional), parts]
+        part.properties = [owner]
+        thing.subentities = [gadget]
+        let model = NSManagedObjectModel()
+        model.entities = [gadget, part, thing]
+        return model
+    }
+
+    /// Two versions with the same tables (they differ in optionality only):
+    /// the model the store caches in Z_MODELCACHE decides.
+    @Test func theCachedModelTellsApartVersionsTheSchemaCannot() throws {
+        let versions = [("Required", Self.thingModel(nameOptional: false)),
+                        ("Optional", Self.thingModel(nameOptional: true))]
+        let url = TestStack.temporaryStoreURL()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: versions[0].1)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        try coordinator.remove(coordinator.persistentStores[0])
+        var metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
+        metadata[NSStoreModelVersionHashesKey] = nil
+        try NSPersistentStoreCoordinator.setMetadata(metadata, forPersistentStoreOfType: NSSQLiteStoreType, at: url)
+        #expect(try SQLiteStoreVersionMatching.version(ofStoreAt: url, among: versions) == "Required")
+
+        // The archive of the Optional version, in one stored DEFLATE block, as the cache.
+        let archive = try ModelArchiveReaderTests.archive()
+        let length = UInt16(archive.count)
+        let header = [0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+        let deflated = Data(header) + archive
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [deflated])
+        }
+        let fits = try SQLiteStoreVersionMatching.fits(ofStoreAt: url, among: versions)
+        #expect(fits.map(\.name) == ["Optional", "Required"])
+        #expect(fits[0].cachedModelDifferences == [] && fits[1].cachedModelDifferences?.count == 1)
+    }
+
     /// Not a store: the errors of metadataForPersistentStore, never a crash.
     @Test func aFileThatIsNoStoreThrows() throws {
         let versions = try ModelVersionBundle(url: ModelVersionsTests.bundleURL).allVersions()

@@ -9,7 +9,8 @@ import GRDB
 /// Z_PRIMARYKEY's entity numbers and names, each table's columns and their
 /// declared types, and the join tables. A version fits when the file has
 /// every entity, table and column the version's layout needs; among those,
-/// the versions with the fewest unused columns and tables come first
+/// the versions closest to the model the file caches (Z_MODELCACHE, when it
+/// has one), then with the fewest unused columns and tables, come first
 /// (docs/Migration.md). A store OpenCoreData wrote matches by hash first.
 public enum SQLiteStoreVersionMatching {
     /// How one version compares with the store.
@@ -26,15 +27,20 @@ public enum SQLiteStoreVersionMatching {
         /// not change what reads, but tell apart versions that differ only
         /// by a fetch index.
         public let indexDifferences: [String]
+        /// How the version differs from the model the store caches (what no
+        /// schema shows: optionality, delete rules, transient properties…);
+        /// nil when the file caches no model.
+        public internal(set) var cachedModelDifferences: [String]?
 
         /// Whether the store opens with this version.
         public var fits: Bool { hashesAgree || missing.isEmpty }
     }
 
     /// Every version of `versions` compared with the store at `url`, best
-    /// first: agreeing hashes, then fitting versions by fewest unused
-    /// columns, then by fewest index differences, then the rest; ties keep
-    /// the given order. Reads the file's
+    /// first: agreeing hashes, then fitting versions by fewest differences
+    /// from the cached model, fewest unused columns, fewest index
+    /// differences, then the rest; ties keep the given order. A cache that
+    /// does not decode is ignored. Reads the file's
     /// schema once (read-only), then costs a layout per version. Throws the
     /// errors of `metadataForPersistentStore` for a file that is no Core
     /// Data SQLite store.
@@ -42,16 +48,20 @@ public enum SQLiteStoreVersionMatching {
         throws -> [Fit] {
         let metadata = try SQLiteMetadata.read(at: url)
         let file = try FileSchema(url)
+        let cached = try? SQLiteModelCache.model(at: url)
         let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Any] ?? [:]
         let compared = versions.enumerated().map { index, version in
             let differing = version.model.differingEntities(forConfigurationName: nil, storeHashes: stored)
-            let agree = differing?.isEmpty ?? false
-            return (index, compare(file, version.name, version.model, hashesAgree: agree))
+            var fit = compare(file, version.name, version.model, hashesAgree: differing?.isEmpty ?? false)
+            fit.cachedModelDifferences = cached.map { version.model.structuralDifferences(from: $0) }
+            return (index, fit)
         }
-        func rank(_ item: (Int, Fit)) -> (Int, Int, Int, Int) {
-            (item.1.hashesAgree ? 0 : item.1.fits ? 1 : 2, item.1.unused.count, item.1.indexDifferences.count, item.0)
+        func rank(_ item: (Int, Fit)) -> [Int] {
+            let fit = item.1
+            return [fit.hashesAgree ? 0 : fit.fits ? 1 : 2, fit.cachedModelDifferences?.count ?? 0, fit.unused.count,
+                    fit.indexDifferences.count, item.0]
         }
-        return compared.sorted { rank($0) < rank($1) }.map(\.1)
+        return compared.sorted { rank($0).lexicographicallyPrecedes(rank($1)) }.map(\.1)
     }
 
     /// The name of the version that wrote the store at `url`: the best of
