@@ -43,11 +43,19 @@ public enum SQLiteStoreVersionMatching {
     /// does not decode is ignored. Reads the file's
     /// schema once (read-only), then costs a layout per version. Throws the
     /// errors of `metadataForPersistentStore` for a file that is no Core
-    /// Data SQLite store.
+    /// Data SQLite store, 134080 for a damaged Z_PRIMARYKEY and 134180 when
+    /// SQLite fails.
     public static func fits(ofStoreAt url: URL, among versions: [(name: String, model: NSManagedObjectModel)])
         throws -> [Fit] {
         let metadata = try SQLiteMetadata.read(at: url)
-        let file = try FileSchema(url)
+        let file: FileSchema
+        do {
+            file = try FileSchema(url)
+        } catch let error as DatabaseError {
+            throw NSError.coreData(NSSQLiteError, "Cannot read the schema of \(url.lastPathComponent): "
+                                   + (error.message ?? "\(error)"),
+                                   userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error as NSError])
+        }
         let cached = try? SQLiteModelCache.model(at: url)
         let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Any] ?? [:]
         let compared = versions.enumerated().map { index, version in
