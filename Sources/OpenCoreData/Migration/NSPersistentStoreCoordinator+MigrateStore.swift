@@ -50,7 +50,12 @@ extension NSPersistentStoreCoordinator {
         let destination = try addPersistentStore(ofType: storeType, configurationName: configuration, at: url,
                                                  options: options)
         do {
-            if !bySQLiteBackup { try copyObjects(from: store, to: destination) }
+            if bySQLiteBackup {
+                // The file copy has the metadata last saved; metadata set since goes with the next save.
+                setMetadata(store.metadata, for: destination)
+            } else {
+                try copyObjects(from: store, to: destination)
+            }
             try remove(store)
         } catch {
             try? remove(destination)

@@ -131,12 +131,20 @@ import Testing
     @Test func migratingToSQLiteCopiesTheFileAndSwapsTheStore() throws {
         let (coordinator, url) = try Self.filledStore()
         let old = coordinator.persistentStores[0]
+        var metadata = coordinator.metadata(for: old)
+        metadata["unsaved"] = true
+        coordinator.setMetadata(metadata, for: old)
         let target = TestStack.temporaryStoreURL("Moved.sqlite")
         let moved = try coordinator.migratePersistentStore(old, to: target, type: .sqlite)
         #expect(coordinator.persistentStores.count == 1 && coordinator.persistentStores[0] === moved)
         #expect(moved.url == target && moved.identifier == old.identifier)
         #expect(try Self.contents(coordinator) == ["b", "t0", "t1", "t2"])
         #expect(FileManager.default.fileExists(atPath: url.path))
+        // Metadata set but not yet saved on the old store moves with it and is written by the next save.
+        #expect(coordinator.metadata(for: moved)["unsaved"] as? Bool == true)
+        try Self.fill(coordinator)
+        #expect(try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: target)["unsaved"]
+            as? Bool == true)
     }
 
     @Test func migratingToAnotherTypeCopiesEveryObjectAndTheOrder() throws {
