@@ -14,14 +14,20 @@ public struct StoreFile {
     public private(set) var unrecovered: [String] = []
 
     /// Opens `store` read-only with the model at `modelURL`. For a
-    /// `.xcdatamodeld`, tries the current version first, then the others,
-    /// and keeps the first whose entities and columns fit the store.
-    /// Throws ``StoreFileError`` with a one-line reason.
+    /// `.xcdatamodeld`, tries the versions in the order the store's schema
+    /// ranks them (``SQLiteStoreVersionMatching``; the current version first
+    /// when they tie), and keeps the first whose entities and columns fit:
+    /// an older version lacking columns the store has comes after the one
+    /// that wrote it. Throws ``StoreFileError`` with a one-line reason.
     public init(store: URL, model modelURL: URL) throws {
         _ = try Self.metadata(of: store)
         var candidates: [(name: String?, load: () throws -> NSManagedObjectModel)] = []
         if let bundle = try? ModelVersionBundle(url: modelURL) {
-            let names = [bundle.currentVersionName] + bundle.versionNames.filter { $0 != bundle.currentVersionName }
+            var names = [bundle.currentVersionName] + bundle.versionNames.filter { $0 != bundle.currentVersionName }
+            if let versions = try? names.map({ ($0, try bundle.model(named: $0)) }),
+               let ranked = try? SQLiteStoreVersionMatching.fits(ofStoreAt: store, among: versions) {
+                names = ranked.map(\.name)
+            }
             candidates = names.map { name in (name, { try bundle.model(named: name) }) }
         } else {
             candidates = [(nil, { try NSManagedObjectModel.load(contentsOf: modelURL) })]

@@ -9,7 +9,8 @@ struct InspectCommand: ParsableCommand {
         discussion: """
             Reads Z_METADATA and Z_PRIMARYKEY, so no model is needed. With --model, also says whether \
             that model opens the store: by equal version hashes, or by schema (entity numbers and columns fit) \
-            when the hashes differ, as they do for stores written on Apple devices.
+            when the hashes differ, as they do for stores written on Apple devices. Exits with status 1 \
+            when the model does not fit the store.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -31,10 +32,17 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup var progress: ProgressOptions
 
     func run() throws {
+        var misfit: String?
         try reportingErrors {
             let inspection = try StoreInspection(store: URL(fileURLWithPath: store), model: model.map { URL(fileURLWithPath: $0) },
                                                  reconstruct: reconstruct, progress: progress.reporter("entities counted"))
             print(format == .json ? inspection.json : inspection.text)
+            if case .incompatible(let reason) = inspection.verdict { misfit = reason }
+        }
+        // The report is printed either way; the status lets scripts see a model that does not fit.
+        if let misfit {
+            FileHandle.standardError.write(Data("error: \(misfit)\n".utf8))
+            throw ExitCode.failure
         }
     }
 }

@@ -19,15 +19,13 @@ struct SQLiteCorpusStoreTests {
     /// Stores that no corpus model opens, with the reason. Each must still fail
     /// to open; a store that starts opening must be removed from this list.
     /// The reasons are those of SQLiteSchemaCorpusTests.tolerated: the model
-    /// version that wrote these stores is not in the corpus.
+    /// version that wrote these stores is not in the corpus. (Migrated stores
+    /// whose join tables or entity names differ from a fresh store's open:
+    /// the store reads the names the file has.)
     static let unopenable: [(store: String, reason: String)] = [
         ("LPAR-development", "not written by Core Data: untyped, back-quoted columns"),
         ("CartStorage_v1", "written by an earlier CartStorage model: ZCDCART lacks ZSESSIONID, ZPROMOTIONKINDSJSON"),
-        ("Fixtures_SampleModelV2.", "SampleModel2 renamed ExpensiveSportCar to LuxuryCar; Z_PRIMARYKEY keeps the old name"),
-        ("Fixtures_SampleModel_V2.", "SampleModel2 renamed ExpensiveSportCar to LuxuryCar; Z_PRIMARYKEY keeps the old name"),
-        ("Fixtures__SampleModelV2.", "SampleModel2 renamed ExpensiveSportCar to LuxuryCar; Z_PRIMARYKEY keeps the old name"),
         ("Fixtures__SampleModelV1.", "written by a SampleModel version without Car.color, absent from the corpus"),
-        ("oss_stubbed_data", "migrated store: join-table columns Z_3ARTWORKS1/2 numbered in migration order, not fresh-store order"),
         ("EasyLife.sqlite", "written by an EasyLife model before TodoItem.project, absent from the corpus"),
         ("EasyLife_1.3.0.sqlite", "written by an EasyLife model before TodoItem.project, absent from the corpus"),
     ]
@@ -74,7 +72,7 @@ struct SQLiteCorpusStoreTests {
             checked against their inverses; \(Self.unopenable.count) store(s) listed as unopenable
             """)
         #expect(failures.isEmpty, "\(failures.count) failures:\n\(failures.prefix(40).joined(separator: "\n"))")
-        #expect(tally.stores >= 31 && tally.objects > 40_000)
+        #expect(tally.stores >= 35 && tally.objects > 42_000)
     }
 
     /// Reads every object of every entity of an opened store.

@@ -9,7 +9,6 @@ import GRDB
 struct SQLiteModelReconstructionTests {
     /// Stores a reconstructed model does not open, with the reason.
     static let unopenable: [(store: String, reason: String)] = [
-        ("oss_stubbed_data", "join-table columns Z_3ARTWORKS1/2 were numbered in migration order; a fresh layout numbers them otherwise"),
         ("LPAR-development", "not written by Core Data: untyped columns hold Z_PK, Z_ENT and Z_OPT as text, so no row is an object (134020)"),
     ]
 

@@ -78,6 +78,13 @@ public struct ModelVersionBundle: Sendable {
     /// The model of the current version.
     public func currentModel() throws -> NSManagedObjectModel { try model(named: currentVersionName) }
 
+    /// Every version's model, in ``versionNames`` order: what finding the
+    /// version that wrote a store, or migrating from it, starts from. Reads
+    /// one file per version.
+    public func allVersions() throws -> [(name: String, model: NSManagedObjectModel)] {
+        try versionNames.map { ($0, try model(named: $0)) }
+    }
+
     /// The `_XCCurrentVersionName` of a `.xccurrentversion` plist at `bundleURL`,
     /// without its `.xcdatamodel` suffix; nil when there is no file or it names none.
     static func currentVersion(in bundleURL: URL) throws -> String? {

@@ -5,9 +5,19 @@
 /// pair, the one with the greater (destination number, name) names the table
 /// after its source, `Z_<source number><RELATIONSHIP>`, and owns the second
 /// column; its inverse owns the first. Table and column names are unique
-/// across all join tables: a taken name gets the first free numeric suffix,
-/// in the order of the naming relationships (source number, then model order).
-/// An ordered side adds `Z_FOK_` + its column name without `Z_`.
+/// across all join tables: a taken name gets the first free numeric suffix.
+/// Names are claimed in the model's entity order (an Xcode file lists
+/// entities by name), then property order. An ordered side adds `Z_FOK_` +
+/// its column name without `Z_`.
+///
+/// The claim order follows Apple's stores of one messaging app
+/// (shared/reference/join-tables.md): `SystemMessage.users` and
+/// `Reaction.users`, both towards User, give Reaction's column the plain
+/// `Z_21USERS` and SystemMessage's `Z_21USERS1`, although SystemMessage has
+/// the smaller entity number (it is numbered under its superentity Message).
+/// Names an existing file chose otherwise (a table added by a later
+/// migration, a reflexive table named after the other side) are found in the
+/// file by ``SQLiteJoinTableDiscovery``.
 enum SQLiteJoinTableLayout {
     /// One many-to-many pair: the relationship that names the table, and its inverse.
     struct Pair {
@@ -38,23 +48,33 @@ enum SQLiteJoinTableLayout {
         return pairs
     }
 
-    /// The join tables of `pairs`, with unique names. Linear in the pair count.
-    static func tables(_ pairs: [Pair], numbers: [ObjectIdentifier: Int]) -> [SQLiteTable] {
+    /// The join tables of `pairs` (same order), with unique names claimed in
+    /// the order `claimOrder` gives the naming entities (their position in
+    /// the model; missing ones last). O(p log p) in the pair count.
+    static func tables(_ pairs: [Pair], numbers: [ObjectIdentifier: Int],
+                       claimOrder: [ObjectIdentifier: Int] = [:]) -> [SQLiteTable] {
         var tableNames = SQLiteNameSet(), columnNames = SQLiteNameSet()
         func number(_ entity: NSEntityDescription?) -> Int { entity.map { numbers[ObjectIdentifier($0)] ?? 0 } ?? 0 }
-        return pairs.map { pair in
+        func rank(_ pair: Pair) -> Int { pair.naming.entity.flatMap { claimOrder[ObjectIdentifier($0)] } ?? Int.max }
+        // Ties keep the pairs' own order, which is property order inside an entity.
+        let claiming = pairs.indices.sorted { (rank(pairs[$0]), $0) < (rank(pairs[$1]), $1) }
+        var result = [SQLiteTable?](repeating: nil, count: pairs.count)
+        for index in claiming {
+            let pair = pairs[index]
             let name = tableNames.claim("Z_\(number(pair.naming.entity))" + pair.naming.name.uppercased())
             let sides = [pair.inverse, pair.naming]
             let keys = sides.map { r in
                 SQLiteColumn(name: columnNames.claim("Z_\(number(r.destinationEntity))" + r.name.uppercased()),
                              type: .integer, role: .joinKey(entity: r.entity?.name ?? "", relationship: r.name))
             }
-            let orderKeys = zip(sides, keys).filter { $0.0.isOrdered }.prefix(pair.naming === pair.inverse ? 1 : 2).map { r, key in
+            let ordered = zip(sides, keys).filter { $0.0.isOrdered }.prefix(pair.naming === pair.inverse ? 1 : 2)
+            let orderKeys = ordered.map { r, key in
                 SQLiteColumn(name: "Z_FOK_" + key.name.dropFirst(2), type: .integer,
                              role: .joinOrderKey(entity: r.entity?.name ?? "", relationship: r.name))
             }
-            return SQLiteTable(name: name, columns: keys + orderKeys, primaryKey: keys.map(\.name))
+            result[index] = SQLiteTable(name: name, columns: keys + orderKeys, primaryKey: keys.map(\.name))
         }
+        return result.map { $0! }
     }
 
     /// The index Core Data puts on a join table (from framework 849):
@@ -63,6 +83,7 @@ enum SQLiteJoinTableLayout {
     /// the other.
     static func index(_ table: SQLiteTable) -> SQLiteIndex {
         let (first, second) = (table.primaryKey[0], table.primaryKey[1])
-        return SQLiteIndex(name: "\(table.name)_\(second)_INDEX", table: table.name, terms: [second, first], isUnique: false)
+        return SQLiteIndex(name: "\(table.name)_\(second)_INDEX", table: table.name, terms: [second, first],
+                           isUnique: false)
     }
 }

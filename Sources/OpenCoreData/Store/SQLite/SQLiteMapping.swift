@@ -36,12 +36,13 @@ final class SQLiteMapping: @unchecked Sendable {
     private let byIdentity: [ObjectIdentifier: Entity]
     private let byNumber: [Int: NSEntityDescription]
 
-    /// The mapping of the entities of `configuration` of `model`. Throws
-    /// NSPersistentStoreInvalidTypeError for a model the layout cannot hold.
-    init(model: NSManagedObjectModel, configuration: String?) throws {
+    /// The mapping of the entities of `configuration` of `model`; with `file`,
+    /// the join tables an existing store holds its many-to-many pairs in.
+    /// Throws NSPersistentStoreInvalidTypeError for a model the layout cannot hold.
+    init(model: NSManagedObjectModel, configuration: String?, file: SQLiteFileJoinTables? = nil) throws {
         let entities = model.entities(forConfigurationName: configuration) ?? []
         do {
-            schema = try SQLiteSchema(model: model, configuration: configuration)
+            schema = try SQLiteSchema(model: model, configuration: configuration, file: file)
         } catch let error as SQLiteSchemaError {
             throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The model cannot be stored in SQLite: \(error.description).")
         }

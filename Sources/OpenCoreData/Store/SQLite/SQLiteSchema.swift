@@ -32,10 +32,14 @@ struct SQLiteSchema: Sendable {
     /// The layout of the entities of `configuration` (all entities for nil)
     /// of `model`, written as the Core Data release `format` writes it.
     /// Throws for what the layout cannot hold: composite attributes, two root
-    /// entities whose names differ only in case (one table name).
-    init(model: NSManagedObjectModel, configuration: String? = nil, format: SQLiteSchemaFormat = .current) throws {
+    /// entities whose names differ only in case (one table name). With
+    /// `file`, the join tables of an existing store: each many-to-many pair
+    /// is read from the table the file holds it in (``SQLiteJoinTableDiscovery``).
+    init(model: NSManagedObjectModel, configuration: String? = nil, format: SQLiteSchemaFormat = .current,
+         file: SQLiteFileJoinTables? = nil) throws {
         self.format = format
-        let ordered = SQLiteEntityNumbering.order(model.entities(forConfigurationName: configuration) ?? [])
+        let members = model.entities(forConfigurationName: configuration) ?? []
+        let ordered = SQLiteEntityNumbering.order(members)
         var numbers: [ObjectIdentifier: Int] = [:]
         for (offset, item) in ordered.enumerated() { numbers[ObjectIdentifier(item.entity)] = offset + 1 }
 
@@ -50,7 +54,12 @@ struct SQLiteSchema: Sendable {
         let layout = SQLiteTableLayout(numbers: numbers, uninvertedToMany: uninverted)
         let indexLayout = SQLiteIndexLayout(format: format)
         let pairs = SQLiteJoinTableLayout.pairs(ordered.map(\.entity), numbers: numbers)
-        let joinTables = SQLiteJoinTableLayout.tables(pairs, numbers: numbers)
+        let claimOrder = Dictionary(members.enumerated().map { (ObjectIdentifier($1), $0) },
+                                    uniquingKeysWith: { a, _ in a })
+        let computed = SQLiteJoinTableLayout.tables(pairs, numbers: numbers, claimOrder: claimOrder)
+        let joinTables = file.map {
+            SQLiteJoinTableDiscovery.resolve(pairs, computed: computed, numbers: numbers, in: $0)
+        } ?? computed
 
         var entities: [SQLiteEntity] = [], tables: [SQLiteTable] = [], indexes: [SQLiteIndex] = []
         var start = 0

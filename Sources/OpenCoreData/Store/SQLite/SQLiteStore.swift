@@ -43,16 +43,20 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
         let model = coordinator.managedObjectModel
         let configuration = configurationName == NSManagedObjectModel.defaultConfigurationName ? nil : configurationName
+        // Built before the file is opened so that a model SQLite cannot hold fails first, whatever the file.
         mapping = try SQLiteMapping(model: model, configuration: configuration)
         externalData = SQLiteExternalData(storeURL: url)
         database = try SQLiteConnection.open(at: url, options: options, readOnly: isReadOnly)
         try translatingErrors {
             if let existing = try database.read(SQLiteMetadata.read) {
+                // An existing file's many-to-many pairs are read where the file holds them.
+                let joinTables = try database.read(SQLiteFileJoinTables.init)
+                mapping = try SQLiteMapping(model: model, configuration: configuration, file: joinTables)
                 metadata = existing
                 if (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true {
                     metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
                 } else {
-                    try SQLiteStoreSetup.checkCompatible(existing, model: model, mapping: mapping, url: url)
+                    try SQLiteStoreSetup.checkCompatible(existing, model: model, configuration: configuration, url: url)
                     writtenMetadataChanges = metadataChanges
                 }
                 try database.read { try SQLiteStoreSetup.checkLayout($0, mapping: mapping, url: url) }

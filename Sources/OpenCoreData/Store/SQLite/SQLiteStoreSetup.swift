@@ -55,15 +55,14 @@ enum SQLiteStoreSetup {
     /// Throws NSPersistentStoreIncompatibleVersionHashError (134100), with the
     /// store's metadata in userInfo, when `metadata` was not written for the
     /// entities of `mapping`: an entity added, removed or changed.
-    static func checkCompatible(_ metadata: [String: Any], model: NSManagedObjectModel, mapping: SQLiteMapping, url: URL) throws {
+    static func checkCompatible(_ metadata: [String: Any], model: NSManagedObjectModel, configuration: String?,
+                                url: URL) throws {
         let stored = (metadata[NSStoreModelVersionHashesKey] as? [String: Any]) ?? [:]
-        let expected = versionHashes(model, mapping)
-        let differing = Set(stored.keys).symmetricDifference(expected.keys)
-            .union(expected.filter { stored[$0.key] as? Data != $0.value }.map(\.key))
+        let differing = model.differingEntities(forConfigurationName: configuration, storeHashes: stored) ?? []
         guard !differing.isEmpty else { return }
         throw NSError.coreData(NSPersistentStoreIncompatibleVersionHashError,
                                "The model used to open the store is incompatible with the one used to create the store "
-                               + "(entities that differ: \(differing.sorted().joined(separator: ", "))).",
+                               + "(entities that differ: \(differing.joined(separator: ", "))).",
                                userInfo: ["metadata": metadata, NSFilePathErrorKey: url.path,
                                           "reason": "The model used to open the store is incompatible with the one used to create the store"])
     }
@@ -78,10 +77,20 @@ enum SQLiteStoreSetup {
         // The bookkeeping is checked first (134080 for a damaged table).
         let stored = try SQLitePrimaryKeyTable.rows(db, file: url)
         let numbers = Dictionary(stored.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
-        for entity in mapping.schema.entities where numbers[entity.name] != entity.number {
+        // A migration that renamed an entity keeps its old Z_NAME (docs/SQLiteLayout.md): the
+        // renaming identifier finds it.
+        let renamed = Dictionary(mapping.schema.entities.compactMap { entity in
+            mapping.entity(number: entity.number)?.renamingIdentifier.map { (entity.name, $0) }
+        }, uniquingKeysWith: { a, _ in a })
+        for entity in mapping.schema.entities
+        where (numbers[entity.name] ?? renamed[entity.name].flatMap { numbers[$0] }) != entity.number {
             problems.append("entity \(entity.name) is number \(numbers[entity.name].map(String.init) ?? "missing") in the file, \(entity.number) in the model")
         }
         for table in mapping.schema.tables {
+            guard try db.tableExists(table.name) else {
+                problems.append("the file has no table \(table.name)")
+                continue
+            }
             let declared = try db.columns(in: table.name)
             let columns = Set(declared.map(\.name))
             let missing = table.columns.map(\.name).filter { !columns.contains($0) }
