@@ -110,10 +110,13 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         context.perform { block(context) }
     }
 
-    /// Runs `block` on a new private-queue context and returns its result.
-    public func performBackgroundTask<T: Sendable>(_ block: @escaping @Sendable (NSManagedObjectContext) throws -> T) async throws -> T {
+    /// Runs `block` on a new private-queue context and returns its result
+    /// or error; a block that throws nothing needs no `try` (Apple's
+    /// `async rethrows`, here typed throws).
+    public func performBackgroundTask<T, E: Error>(_ block: @escaping (NSManagedObjectContext) throws(E) -> T)
+        async throws(E) -> T {
         let context = newBackgroundContext()
-        return try await context.perform { try block(context) }
+        return try await context.perform { () throws(E) -> T in try block(context) }
     }
 
     // MARK: Finding the model

@@ -16,6 +16,13 @@ extension NSManagedObjectContext {
         queue.async { self.runAsCurrent(block) }
     }
 
+    /// Runs `block` on the context's queue and waits (Apple's Objective-C
+    /// `performBlockAndWait:`). Inline when the caller is already running
+    /// this context's work.
+    public func performAndWait(_ block: () -> Void) {
+        performAndWait(sweeping: true, block)
+    }
+
     /// Runs `block` on the context's queue, waits, and returns its result or
     /// error. Inline when the caller is already running this context's work.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
@@ -54,6 +61,20 @@ extension NSManagedObjectContext {
             }
         }
         return try outcome.value.get()
+    }
+
+    /// For a main-queue context, processes pending changes once the main
+    /// queue gets to it, so that changes made outside `perform` reach
+    /// ObjectsDidChange observers (fetched-results controllers) at the end of
+    /// the main run loop's turn, as on Apple. At most one is scheduled at a time.
+    func scheduleEndOfTurnProcessing() {
+        guard concurrencyType == .mainQueueConcurrencyType, !endOfTurnScheduled else { return }
+        endOfTurnScheduled = true
+        let context = UncheckedBox(self)
+        DispatchQueue.main.async {
+            context.value.endOfTurnScheduled = false
+            context.value.processPendingChanges()
+        }
     }
 
     /// Whether this thread is running this context's work now.

@@ -115,7 +115,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// made elsewhere (`detectConflicts(for:)`).
     var lockedObjects = ManagedObjectSet()
     /// Changes since the last `processPendingChanges()`, for ObjectsDidChange.
-    var event = ContextEvent()
+    var event = ContextEvent() {
+        didSet { if concurrencyType == .mainQueueConcurrencyType, !event.isEmpty { scheduleEndOfTurnProcessing() } }
+    }
+    /// Whether a main-queue context's end-of-turn processing is scheduled.
+    var endOfTurnScheduled = false
 
     /// A context whose work runs as `concurrencyType` says.
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
