@@ -22,7 +22,7 @@ struct OCD: ParsableCommand {
     /// that the help, wrapped at 80, shows each on one line.
     static let examples = [
         "ocd model Models/FrozenTime.xcdatamodeld",
-        "ocd model Models/Company.xcdatamodel --format json",
+        "ocd model Models/Company.xcdatamodel --format svg",
         "ocd inspect Stores/FrozenTime.sqlite --model Models/FrozenTime.xcdatamodeld",
         "ocd query Stores/FrozenTime.sqlite --entity Photo --predicate \"rating >= 4\"",
         "ocd query Stores/FrozenTime.sqlite --entity Album --sort -name --format json",
