@@ -42,9 +42,10 @@ public enum ErrorText {
     /// pages still name Core Data's bookkeeping tables.
     static func damaged(_ store: URL) -> StoreFileError {
         let head = (try? FileHandle(forReadingFrom: store)).flatMap { try? $0.read(upToCount: 1 << 16) } ?? Data()
-        let coreData = head.range(of: Data("Z_PRIMARYKEY".utf8)) != nil || head.range(of: Data("Z_METADATA".utf8)) != nil
+        let coreData = ["Z_PRIMARYKEY", "Z_METADATA"].contains { head.range(of: Data($0.utf8)) != nil }
         return StoreFileError("damaged \(coreData ? "Core Data" : "SQLite") store: \(store.path) "
-                              + "(database disk image is malformed); recover a copy with `sqlite3 FILE .recover`", isDamage: true)
+                                  + "(database disk image is malformed); recover a copy with `sqlite3 FILE .recover`",
+                              isDamage: true)
     }
 
     /// The name among `candidates` closest to `name` (case first, then a few

@@ -18,7 +18,8 @@ extension SVGDrawing {
             "<g class=\"entity\" data-entity=\"\(Self.escape(name))\">",
             "<title>\(Self.escape(ModelSummary.text(forEntity: box.entity)))</title>",
             "<rect x=\"\(Self.number(box.x))\" y=\"\(Self.number(box.y))\" width=\"\(Self.number(box.width))\" "
-                + "height=\"\(Self.number(box.height))\" rx=\"6\" fill=\"#f7f9fc\" stroke=\"#4a6fa5\" stroke-width=\"1.5\"/>",
+                + "height=\"\(Self.number(box.height))\" rx=\"6\" fill=\"#f7f9fc\" stroke=\"#4a6fa5\" "
+                + "stroke-width=\"1.5\"/>",
             "<path d=\"M\(Self.number(box.x)),\(Self.number(box.y + Self.headerHeight)) h\(Self.number(box.width))\" "
                 + "stroke=\"#4a6fa5\"/>",
             "<text x=\"\(Self.number(box.x + box.width / 2))\" y=\"\(Self.number(box.y + 18))\" text-anchor=\"middle\" "
@@ -27,7 +28,8 @@ extension SVGDrawing {
         ]
         for (index, line) in box.lines.dropFirst().enumerated() {
             let y = box.y + Self.headerHeight + 16 + Double(index) * Self.lineHeight
-            parts.append("<text class=\"attribute\" x=\"\(Self.number(box.x + Self.charWidth))\" y=\"\(Self.number(y))\" "
+            parts.append("<text class=\"attribute\" x=\"\(Self.number(box.x + Self.charWidth))\" "
+                         + "y=\"\(Self.number(y))\" "
                          + "\(Self.font)>\(Self.escape(line))</text>")
         }
         return (parts + ["</g>"]).joined(separator: "\n")
@@ -41,7 +43,8 @@ extension SVGDrawing {
         return """
             <g class="inheritance" data-entity="\(Self.escape(child.entity.name ?? ""))" \
             data-parent="\(Self.escape(parent.entity.name ?? ""))">
-            <path d="\(Self.path([start, Self.add(end, u, -13, n, 0)]))" stroke="#666" stroke-dasharray="6 4" fill="none"/>
+            <path d="\(Self.path([start, Self.add(end, u, -13, n, 0)]))" stroke="#666" stroke-dasharray="6 4" \
+            fill="none"/>
             <path d="\(Self.path(triangle))Z" fill="#ffffff" stroke="#666"/>
             </g>
             """
@@ -50,7 +53,8 @@ extension SVGDrawing {
     /// One relationship and its inverse: a line (a loop for an entity's own
     /// relationship) with arrowheads at each end it leads to.
     func edge(_ relationship: NSRelationshipDescription, _ inverse: NSRelationshipDescription?,
-              _ source: Box, _ destination: Box, index: Int, occupied: inout [Rect]) -> (shape: String, labels: String) {
+              _ source: Box, _ destination: Box, index: Int,
+              occupied: inout [Rect]) -> (shape: String, labels: String) {
         if source.entity === destination.entity { return (loop(relationship, inverse, source, index: index), "") }
         // Further relationships between the same two entities run beside the first, alternately on each side.
         let offset = Double((index + 1) / 2) * (index % 2 == 0 ? -1 : 1) * 18
@@ -90,7 +94,8 @@ extension SVGDrawing {
             let lines = Self.labelLines(side)
             let y = box.y + Double(offset) * 30 + Double(index) * 62
             parts.append("<text class=\"label\" \(Self.labelFont) \(Self.halo) fill=\"#222\">"
-                         + "<tspan x=\"\(Self.number(x + reach + 8))\" y=\"\(Self.number(y + 8))\">\(Self.escape(lines.0))</tspan>"
+                         + "<tspan x=\"\(Self.number(x + reach + 8))\" y=\"\(Self.number(y + 8))\">"
+                         + "\(Self.escape(lines.0))</tspan>"
                          + "<tspan x=\"\(Self.number(x + reach + 8))\" y=\"\(Self.number(y + 20))\" fill=\"#666\">"
                          + "\(Self.escape(lines.1))</tspan></text>")
         }
@@ -100,7 +105,8 @@ extension SVGDrawing {
     static let loopReach = 40.0
 
     /// The group of a relationship pair, with what tests and scripts read back.
-    static func relationshipGroup(_ relationship: NSRelationshipDescription, _ inverse: NSRelationshipDescription?) -> String {
+    static func relationshipGroup(_ relationship: NSRelationshipDescription,
+                                  _ inverse: NSRelationshipDescription?) -> String {
         "<g class=\"relationship\" data-entity=\"\(escape(relationship.entity?.name ?? ""))\" "
             + "data-name=\"\(escape(relationship.name))\" "
             + "data-destination=\"\(escape(relationship.destinationEntity?.name ?? ""))\" "
@@ -114,7 +120,8 @@ extension SVGDrawing {
         return (toMany ? [0.0, -7] : [0.0]).map { back in
             let tip = Self.add(point, u, back, n, 0)
             let chevron = [Self.add(tip, u, -10, n, 5.5), tip, Self.add(tip, u, -10, n, -5.5)]
-            return "<path class=\"arrowhead\" d=\"\(Self.path(chevron))\" stroke=\"#333\" stroke-width=\"1.5\" fill=\"none\"/>"
+            return "<path class=\"arrowhead\" d=\"\(Self.path(chevron))\" stroke=\"#333\" stroke-width=\"1.5\" "
+                + "fill=\"none\"/>"
         }
     }
 
@@ -141,7 +148,8 @@ extension SVGDrawing {
         occupied.append(rect(at))
         return "<text class=\"label\" text-anchor=\"middle\" \(Self.labelFont) \(Self.halo) fill=\"#222\">"
             + "<tspan x=\"\(Self.number(at.x))\" y=\"\(Self.number(at.y - 2))\">\(Self.escape(lines.0))</tspan>"
-            + "<tspan x=\"\(Self.number(at.x))\" y=\"\(Self.number(at.y + 11))\" fill=\"#666\">\(Self.escape(lines.1))</tspan>"
+            + "<tspan x=\"\(Self.number(at.x))\" y=\"\(Self.number(at.y + 11))\" fill=\"#666\">"
+            + "\(Self.escape(lines.1))</tspan>"
             + "</text>"
     }
 

@@ -46,7 +46,8 @@ struct SVGDrawing {
             let name = entity.name ?? ""
             let attributes = ModelSummary.ownAttributes(entity).map { attribute in
                 let type = attribute.attributeType.modelFileName ?? "Undefined"
-                return "\(attribute.name): \(type)\(attribute.isOptional ? "?" : "")\(attribute.isTransient ? " (transient)" : "")"
+                let marks = (attribute.isOptional ? "?" : "") + (attribute.isTransient ? " (transient)" : "")
+                return "\(attribute.name): \(type)\(marks)"
             }
             boxes[name] = Box(entity: entity, lines: [name + (entity.isAbstract ? " «abstract»" : "")] + attributes)
         }
@@ -55,9 +56,12 @@ struct SVGDrawing {
         for (relationship, inverse) in pairs {
             let labels = [relationship, inverse].compactMap { $0 }.map(Self.labelWidth).max() ?? 0
             labelWidth = max(labelWidth, labels)
-            guard let name = relationship.entity?.name, relationship.destinationEntity === relationship.entity else { continue }
+            guard let name = relationship.entity?.name, relationship.destinationEntity === relationship.entity else {
+                continue
+            }
             loops[name, default: 0] += 1
-            boxes[name]!.loopRoom = max(boxes[name]!.loopRoom, Self.loopReach + Double(loops[name]! - 1) * 24 + labels + 12)
+            let room = Self.loopReach + Double(loops[name]! - 1) * 24 + labels + 12
+            boxes[name]!.loopRoom = max(boxes[name]!.loopRoom, room)
         }
         layOut()
     }
@@ -76,7 +80,8 @@ struct SVGDrawing {
         for (relationship, _) in pairs { link(relationship.entity?.name, relationship.destinationEntity?.name) }
         for entity in entities { link(entity.name, entity.superentity?.name) }
         var order: [String] = [], seen = Set<String>()
-        let byDegree = entities.compactMap(\.name).sorted { (neighbours[$0]?.count ?? 0) > (neighbours[$1]?.count ?? 0) }
+        let byDegree = entities.compactMap(\.name)
+            .sorted { (neighbours[$0]?.count ?? 0) > (neighbours[$1]?.count ?? 0) }
         for start in byDegree where !seen.contains(start) {
             var queue = [start]
             seen.insert(start)
@@ -97,7 +102,8 @@ struct SVGDrawing {
         let rows = (order.count + columns - 1) / columns
         var columnWidths = [Double](repeating: 0, count: columns), rowHeights = [Double](repeating: 0, count: rows)
         for (index, name) in order.enumerated() {
-            columnWidths[index % columns] = max(columnWidths[index % columns], boxes[name]!.width + boxes[name]!.loopRoom)
+            let extent = boxes[name]!.width + boxes[name]!.loopRoom
+            columnWidths[index % columns] = max(columnWidths[index % columns], extent)
             rowHeights[index / columns] = max(rowHeights[index / columns], boxes[name]!.height)
         }
         let columnGap = max(Self.gap, labelWidth + 60), rowGap = Self.gap

@@ -22,7 +22,8 @@ public struct ObjectTable {
                 progress: ((_ read: Int, _ total: Int) -> Void)? = nil) throws {
         guard let entity = coordinator.managedObjectModel.entitiesByName[entityName] else {
             let names = coordinator.managedObjectModel.entities.compactMap(\.name).sorted()
-            throw StoreFileError("no entity \(entityName) in the model\(ErrorText.suggestion(for: entityName, among: names))"
+            let hint = ErrorText.suggestion(for: entityName, among: names)
+            throw StoreFileError("no entity \(entityName) in the model\(hint)"
                                  + " (it has \(names.joined(separator: ", ")))")
         }
         let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
@@ -94,7 +95,8 @@ public struct ObjectTable {
         let owner = entity.managedObjectModel?.entitiesByName[String(match.2)] ?? entity
         let key = String(match.1.split(separator: ".").last ?? match.1)
         let names = owner.properties.map(\.name)
-        return StoreFileError("no property \(key) in entity \(owner.name ?? "")\(ErrorText.suggestion(for: key, among: names))"
+        let hint = ErrorText.suggestion(for: key, among: names)
+        return StoreFileError("no property \(key) in entity \(owner.name ?? "")\(hint)"
                               + " (it has \(names.sorted().joined(separator: ", ")))")
     }
 

@@ -54,11 +54,13 @@ public struct StoreFile {
                 do {
                     try coordinator.addPersistentStore(type: .sqlite, configuration: configurationName, at: store,
                                                        options: Self.readOnlyOptions)
-                    (self.coordinator, versionName, self.configurationName) = (coordinator, candidate.name, configurationName)
+                    (self.coordinator, versionName) = (coordinator, candidate.name)
+                    self.configurationName = configurationName
                     return
                 } catch {
                     if ErrorText.isCorruption(error) { throw ErrorText.damaged(store) }
-                    let label = [candidate.name.map { "version \($0)" }, configurationName.map { "configuration \($0)" }]
+                    let label = [candidate.name.map { "version \($0)" },
+                                 configurationName.map { "configuration \($0)" }]
                     let prefix = label.compactMap { $0 }.joined(separator: ", ")
                     reasons.append((prefix.isEmpty ? "" : prefix + ": ") + ErrorText.line(error))
                 }
@@ -68,7 +70,8 @@ public struct StoreFile {
             throw StoreFileError("the model has no configuration \(configuration ?? "")")
         }
         // One reason per candidate could run to kilobytes for a bundle of many versions.
-        let shown = reasons.prefix(3).joined(separator: "; ") + (reasons.count > 3 ? "; and \(reasons.count - 3) more" : "")
+        let more = reasons.count > 3 ? "; and \(reasons.count - 3) more" : ""
+        let shown = reasons.prefix(3).joined(separator: "; ") + more
         throw StoreFileError("the model does not fit the store: " + shown)
     }
 
@@ -92,7 +95,8 @@ public struct StoreFile {
             if ErrorText.isCorruption(error) { throw ErrorText.damaged(store) }
             throw StoreFileError("cannot open the store with a model rebuilt from its schema: " + ErrorText.line(error))
         }
-        (self.coordinator, versionName, configurationName, unrecovered) = (coordinator, nil, nil, reconstruction.unrecovered)
+        (self.coordinator, versionName, configurationName) = (coordinator, nil, nil)
+        unrecovered = reconstruction.unrecovered
     }
 
     /// The metadata of a Core Data SQLite file, or a ``StoreFileError``

@@ -21,8 +21,8 @@ struct QueryCommand: ParsableCommand {
     var store: String
 
     @Option(help: ArgumentHelp("The model (.xcdatamodeld, .xcdatamodel or its contents file).",
-                               discussion: "Without it, a model is rebuilt from the store's schema, with property names "
-                                   + "as the store's model cache spells them (in lower case when it has none)."),
+                               discussion: "Without it, a model is rebuilt from the store's schema, with "
+                                   + "property names as the store's model cache spells them (lower case without one)."),
             completion: modelCompletion)
     var model: String?
 
@@ -53,7 +53,9 @@ struct QueryCommand: ParsableCommand {
             // Parsed first: a typo should not wait for the store to open, and its message gives the offset.
             let parsed = try predicate.map { try NSPredicate.parse($0) }
             let url = URL(fileURLWithPath: store)
-            let file = try model.map { try StoreFile(store: url, model: URL(fileURLWithPath: $0), configuration: configuration) }
+            let file = try model.map {
+                try StoreFile(store: url, model: URL(fileURLWithPath: $0), configuration: configuration)
+            }
                 ?? StoreFile(reconstructing: url)
             let keys = sort.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
             let table = try ObjectTable(coordinator: file.coordinator, entityName: entity, predicate: parsed, sortKeys: keys, limit: limit,

@@ -32,10 +32,12 @@ import FoundationXML
             case ("g", "relationship"?):
                 group = attributes
                 drawing.relationships.append((attributes["data-entity"] ?? "", attributes["data-name"] ?? "",
-                                              attributes["data-destination"] ?? "", attributes["data-inverse"] ?? "", 0))
+                                              attributes["data-destination"] ?? "",
+                                              attributes["data-inverse"] ?? "", 0))
             case ("g", _): group = [:]
             case ("rect", _) where group["class"] == "entity":
-                drawing.boxes[group["data-entity"] ?? ""] = (number("x"), number("y"), number("width"), number("height"))
+                let rect = (number("x"), number("y"), number("width"), number("height"))
+                drawing.boxes[group["data-entity"] ?? ""] = rect
                 drawing.boxCount += 1
             case ("path", "arrowhead"?) where group["class"] == "relationship":
                 drawing.relationships[drawing.relationships.count - 1].arrowheads += 1
@@ -79,7 +81,8 @@ import FoundationXML
             let relationship = try #require(model.entitiesByName[group.entity]?.relationshipsByName[group.name])
             #expect(relationship.destinationEntity?.name == group.destination)
             #expect((relationship.inverseRelationship?.name ?? "") == group.inverse, "\(name): \(group)")
-            let ends = (relationship.isToMany ? 2 : 1) + (relationship.inverseRelationship.map { $0.isToMany ? 2 : 1 } ?? 0)
+            let inverseEnds = relationship.inverseRelationship.map { $0.isToMany ? 2 : 1 } ?? 0
+            let ends = (relationship.isToMany ? 2 : 1) + inverseEnds
             #expect(group.arrowheads == ends, "\(name): \(group)")
         }
         for entity in model.entities {
@@ -88,7 +91,8 @@ import FoundationXML
                 #expect(drawn.contains(key) && own[key, default: 0] <= 1, "\(name): \(key)")
             }
             if let parent = entity.superentity?.name {
-                #expect(drawing.inheritance.contains { $0 == (entity.name ?? "", parent) }, "\(name): \(entity.name ?? "")")
+                #expect(drawing.inheritance.contains { $0 == (entity.name ?? "", parent) },
+                        "\(name): \(entity.name ?? "")")
             }
         }
     }
@@ -115,7 +119,8 @@ import FoundationXML
         let company = SeedModels.examples.appendingPathComponent("Company.xcdatamodel")
         let run = try OCDModelCommandTests.ocd("model", company.path, "--format", "svg")
         #expect(run.status == 0)
-        #expect(run.stdout.trimmingCharacters(in: .newlines) == ModelDiagram.svg(try NSManagedObjectModel.load(contentsOf: company)))
+        let expected = ModelDiagram.svg(try NSManagedObjectModel.load(contentsOf: company))
+        #expect(run.stdout.trimmingCharacters(in: .newlines) == expected)
         let renderer = "/usr/bin/rsvg-convert"
         guard FileManager.default.isExecutableFile(atPath: renderer) else { return }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-svg-\(UUID().uuidString)")

@@ -49,7 +49,8 @@ struct OCDStoreFixesTests {
         model.entities = [item]
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-id-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let modelURL = folder.appendingPathComponent("Items.xcdatamodel"), store = folder.appendingPathComponent("Items.sqlite")
+        let modelURL = folder.appendingPathComponent("Items.xcdatamodel")
+        let store = folder.appendingPathComponent("Items.sqlite")
         try model.write(to: modelURL)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .sqlite, at: store)
@@ -79,22 +80,27 @@ struct OCDStoreFixesTests {
     @Test func aStoreOfOneConfigurationOpens() throws {
         let modelFile = Corpus.models!.appendingPathComponent("Aidoku__Aidoku__Aidoku__0.9.xml")
         let model = try NSManagedObjectModel.load(contentsOf: modelFile)
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-conf-\(UUID().uuidString).sqlite")
+        let store = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ocd-conf-\(UUID().uuidString).sqlite")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .sqlite, configuration: "Local", at: store)
         try coordinator.remove(coordinator.persistentStores[0])
 
-        let found = try Self.jsonArray(try Self.ocd("query", store.path, "--model", modelFile.path, "--entity", "Source",
-                                                    "--format", "json"))
+        let withModel = ["--model", modelFile.path]
+        func query(_ more: String...) throws -> Run {
+            try OCDModelCommandTests.ocd(["query", store.path] + withModel + more + ["--entity", "Source"])
+        }
+        let found = try Self.jsonArray(try query("--format", "json"))
         #expect(found.isEmpty)
-        let named = try Self.ocd("query", store.path, "--model", modelFile.path, "--configuration", "Local", "--entity", "Source")
+        let named = try query("--configuration", "Local")
         #expect(named.status == 0 && named.stdout.contains("(0 objects)"), "\(named.stderr)")
-        let inspect = try Self.ocd("inspect", store.path, "--model", modelFile.path, "--configuration", "Local", "--format", "json")
+        let inspect = try OCDModelCommandTests.ocd(["inspect", store.path] + withModel
+                                                   + ["--configuration", "Local", "--format", "json"])
         let verdict = (try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])?["verdict"]
         #expect((verdict as? [String: Any])?["compatible"] as? Bool == true, "\(inspect.stdout)")
-        let wrong = try Self.ocd("query", store.path, "--model", modelFile.path, "--configuration", "Nope", "--entity", "Source")
+        let wrong = try query("--configuration", "Nope")
         #expect(wrong.status == 1 && wrong.stderr == "error: the model has no configuration Nope\n")
-        let misfit = try Self.ocd("query", store.path, "--model", modelFile.path, "--configuration", "Cloud", "--entity", "Source")
+        let misfit = try query("--configuration", "Cloud")
         #expect(misfit.status == 1 && misfit.stderr.count < 600, "\(misfit.stderr)")
     }
 
@@ -112,7 +118,8 @@ struct OCDStoreFixesTests {
             #expect(run.status == 1 && run.stderr.hasPrefix("error: ") && run.stderr.count < 500, "\(run.stderr)")
             #expect(!run.stderr.contains("Error Domain") && !run.stderr.contains("UserInfo"), "\(run.stderr)")
         }
-        #expect(runs[2].stderr.contains("no property ratng in entity Mood (did you mean 'rating'?)"), "\(runs[2].stderr)")
+        #expect(runs[2].stderr.contains("no property ratng in entity Mood (did you mean 'rating'?)"),
+                "\(runs[2].stderr)")
         let inspect = try Self.ocd("inspect", store.path, "--model", older, "--format", "json")
         let verdict = (try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])?["verdict"]
         let reason = try #require((verdict as? [String: Any])?["reason"] as? String)
@@ -135,14 +142,17 @@ struct OCDStoreFixesTests {
     @Test func tableKeepsURIsWhole() throws {
         let store = try OCDStoreCommandTests.moody()
         let table = try Self.ocd("query", store.path, "--model", OCDStoreCommandTests.moodyModel, "--entity", "Mood")
-        let countries = try DatabaseQueue(path: store.path).read { try Int.fetchAll($0, sql: "SELECT ZCOUNTRY FROM ZMOOD") }
+        let countries = try DatabaseQueue(path: store.path).read {
+            try Int.fetchAll($0, sql: "SELECT ZCOUNTRY FROM ZMOOD")
+        }
         for key in Set(countries) { #expect(table.stdout.contains("/Country/p\(key) "), "p\(key): \(table.stdout)") }
         #expect(!table.stdout.contains("x-coredata://") || !table.stdout.contains("-38…"))
     }
 
     /// A damaged store is said to be damaged, once, whichever page is broken (the first, with the schema;
     /// the fifth, a table's) and whichever command reads it.
-    @Test(arguments: [(100, Data(repeating: 0xff, count: 250)), (5 * 4096, Data([0x0d]) + Data(repeating: 0xff, count: 300))])
+    @Test(arguments: [(100, Data(repeating: 0xff, count: 250)),
+                      (5 * 4096, Data([0x0d]) + Data(repeating: 0xff, count: 300))])
     func aDamagedStoreIsReportedOnceAsDamaged(offset: Int, garbage: Data) throws {
         let store = try OCDStoreCommandTests.moody()
         let handle = try FileHandle(forWritingTo: store)
@@ -165,7 +175,8 @@ struct OCDStoreFixesTests {
             let error = try #require(throws: NSError.self) {
                 try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
             }
-            #expect(error.code == CocoaError.fileReadCorruptFile.rawValue && error.userInfo[NSSQLiteErrorDomain] as? Int == 11)
+            #expect(error.code == CocoaError.fileReadCorruptFile.rawValue)
+            #expect(error.userInfo[NSSQLiteErrorDomain] as? Int == 11)
         }
     }
 }

@@ -84,7 +84,8 @@ enum SQLiteMetadata {
             // A damaged file says nothing about what it was: as Foundation, "corrupt file" (259),
             // with SQLite's code, rather than "not a Core Data store".
             throw NSError.coreData(CocoaError.fileReadCorruptFile.rawValue,
-                                   "The store file \(url.lastPathComponent) is damaged: \(error.message ?? "\(error)").",
+                                   "The store file \(url.lastPathComponent) is damaged: "
+                                       + "\(error.message ?? "\(error)").",
                                    userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error as NSError,
                                               NSSQLiteErrorDomain: Int(error.resultCode.rawValue)])
         } catch let error as DatabaseError {

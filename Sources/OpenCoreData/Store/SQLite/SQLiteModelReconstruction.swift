@@ -86,13 +86,15 @@ private struct Builder {
                 notes.append("\(table).\(name): order key of an ordered to-many whose name is not stored; the order is not read")
             } else if let hidden = name.wholeMatch(of: /Z(\d+)([A-Z].*)/), let number = Int(hidden.1), let source = entities[number] {
                 // A to-many without inverse from entity n, stored in its destination's table.
-                source.properties.append(NSRelationshipDescription(name: cachedNames.propertyName(String(hidden.2)), destination: root, toMany: true))
+                source.properties.append(NSRelationshipDescription(name: cachedNames.propertyName(String(hidden.2)),
+                                                                   destination: root, toMany: true))
             } else if name.wholeMatch(of: /Z\d+_.*/) != nil {
                 continue // a to-one key's destination entity column, read below with its key
             } else if column.type == "INTEGER", indexed.contains(name) || names.contains(where: { $0.prefixMatch(of: /Z\d+_/) != nil && $0.hasSuffix("_" + name.dropFirst()) }) {
                 try addToOne(name, in: table, to: root, columns: names)
             } else {
-                root.properties.append(NSAttributeDescription(name: cachedNames.propertyName(String(name.dropFirst())), type: Self.type(column.type)))
+                root.properties.append(NSAttributeDescription(name: cachedNames.propertyName(String(name.dropFirst())),
+                                                              type: Self.type(column.type)))
             }
         }
     }
@@ -120,7 +122,8 @@ private struct Builder {
                 if keys.isSubset(of: primaryKeys) { candidates.append(entity) }
             }
             // Several entities can hold the same keys; the relationship's name often is the destination's.
-            destination = candidates.count == 1 ? candidates[0] : candidates.first { $0.name?.lowercased() == name.lowercased() }
+            destination = candidates.count == 1
+                ? candidates[0] : candidates.first { $0.name?.lowercased() == name.lowercased() }
         }
         if let destination {
             root.properties.append(NSRelationshipDescription(name: name, destination: destination))
@@ -141,8 +144,10 @@ private struct Builder {
                   let source = entities[sourceNumber], let destination = entities[destinationNumber] else {
                 notes.append("table \(table): not read as a join table"); continue
             }
-            let forward = NSRelationshipDescription(name: cachedNames.propertyName(String(keys[1].2)), destination: destination, toMany: true)
-            let inverse = NSRelationshipDescription(name: cachedNames.propertyName(String(keys[0].2)), destination: source, toMany: true)
+            let forward = NSRelationshipDescription(name: cachedNames.propertyName(String(keys[1].2)),
+                                                    destination: destination, toMany: true)
+            let inverse = NSRelationshipDescription(name: cachedNames.propertyName(String(keys[0].2)),
+                                                    destination: source, toMany: true)
             (forward.inverseRelationship, inverse.inverseRelationship) = (inverse, forward)
             source.properties.append(forward)
             destination.properties.append(inverse)
