@@ -22,7 +22,11 @@ public struct ObjectTable {
                 progress: ((_ read: Int, _ total: Int) -> Void)? = nil) throws {
         guard let entity = coordinator.managedObjectModel.entitiesByName[entityName] else {
             let names = coordinator.managedObjectModel.entities.compactMap(\.name).sorted()
-            let hint = ErrorText.suggestion(for: entityName, among: names)
+            // `ocd inspect` lists persistent history's bookkeeping (Z_PRIMARYKEY numbers from 16000) beside
+            // the app's entities; it has no model entity to fetch through.
+            let history = ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING"].contains(entityName)
+                ? " (\(entityName) is persistent history's own table, not an entity of the app's model)" : ""
+            let hint = history.isEmpty ? ErrorText.suggestion(for: entityName, among: names) : history
             throw StoreFileError("no entity \(entityName) in the model\(hint)"
                                  + " (it has \(names.joined(separator: ", ")))")
         }

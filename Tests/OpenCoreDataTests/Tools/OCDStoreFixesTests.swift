@@ -136,6 +136,11 @@ struct OCDStoreFixesTests {
         #expect(typo.stderr.contains("did you mean 'remoteID'?"), "\(typo.stderr)")
         let entity = try Self.ocd("query", store.path, "--entity", "mood")
         #expect(entity.stderr.contains("did you mean 'Mood'?"), "\(entity.stderr)")
+        let historyStore = Corpus.stores!.appendingPathComponent(
+            "alemar11__CoreDataPlus__Tests_Resources_SampleModel2_Fixtures_SampleModel2_V1.sqlite")
+        let history = try Self.ocd("query", try SQLiteMetadataTests.copy(historyStore).path, "--entity", "CHANGE")
+        #expect(history.status == 1 && history.stderr.contains("CHANGE is persistent history's own table"),
+                "\(history.stderr)")
     }
 
     /// Table output keeps object URIs whole, so relationship columns tell objects apart.
