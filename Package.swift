@@ -15,12 +15,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The SQL debug log (CoreDataDebug); 1.16 for LogHandler.log(event:).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         // The library. Applications import it through `OpenCoreData` below.
         .target(name: "OpenCoreDataCore",
                 dependencies: [.product(name: "GRDB", package: "GRDB.swift"),
-                               .product(name: "GRDBSQLite", package: "GRDB.swift")],
+                               .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                               .product(name: "Logging", package: "swift-log")],
                 path: "Sources/OpenCoreData"),
         // The module applications import: re-exports the library, and by name the classes whose names
         // Foundation on Linux declares too, so that they are not ambiguous next to `import Foundation`.
@@ -48,7 +51,7 @@ let package = Package(
         // Depends on `ocd` and the crash writer so that `swift test` builds what its tests run as subprocesses.
         .testTarget(name: "OpenCoreDataTests", dependencies: [
             "OpenCoreData", "OpenCoreDataCore", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "ocd-demo",
-            "StoreCrashWriter",
+            "StoreCrashWriter", .product(name: "Logging", package: "swift-log"),
         ]),
         // Code in Apple's style (XCTest, Foundation and the Core Data module side by side) that must
         // compile with only the import changed; it sees the library as applications do.

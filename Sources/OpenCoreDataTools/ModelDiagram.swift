@@ -1,5 +1,6 @@
 /// Entity-relationship diagrams of a model, since Linux has no Xcode graph
-/// editor: Graphviz DOT and Mermaid. Each relationship pair is drawn once,
+/// editor: Graphviz DOT and Mermaid here, SVG drawn by the tool itself in
+/// ModelDiagramSVG.swift. Each relationship pair is drawn once,
 /// labelled with both names, cardinalities and delete rules.
 public enum ModelDiagram {
     /// A Graphviz `digraph`: one record node per entity (its attributes), a
@@ -72,7 +73,7 @@ public enum ModelDiagram {
         return pairs
     }
 
-    private static func side(_ relationship: NSRelationshipDescription) -> String {
+    static func side(_ relationship: NSRelationshipDescription) -> String {
         let count = relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one"
         return "\(relationship.name) (\(count), \(relationship.deleteRule.modelFileName))"
     }

@@ -40,7 +40,9 @@ public struct StoreInspection {
     /// a verdict; with `reconstruct`, rebuilds a model from the store's schema.
     /// Counting a big table takes a while, so `progress` hears (entities
     /// counted, entities) after each one.
-    public init(store: URL, model: URL? = nil, reconstruct: Bool = false,
+    /// `configuration` names the model's configuration the store holds (see
+    /// ``StoreFile/init(store:model:configuration:)``).
+    public init(store: URL, model: URL? = nil, configuration: String? = nil, reconstruct: Bool = false,
                 progress: ((_ counted: Int, _ total: Int) -> Void)? = nil) throws {
         metadata = try StoreFile.metadata(of: store)
         path = store.path
@@ -49,16 +51,18 @@ public struct StoreInspection {
             entities = try Self.entities(of: store, progress: progress)
             reconstruction = reconstruct ? try SQLiteModelReconstruction(store: store) : nil
         } catch {
+            if ErrorText.isCorruption(error) { throw ErrorText.damaged(store) }
             throw StoreFileError("cannot read \(store.path): \(StoreFile.reason(error))")
         }
         guard let model else { verdict = nil; return }
         do {
-            let file = try StoreFile(store: store, model: model)
+            let file = try StoreFile(store: store, model: model, configuration: configuration)
             let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Any] ?? [:]
             let hashesAgree = stored.mapValues { $0 as? Data } == file.model.entityVersionHashesByName.mapValues { Optional($0) }
             verdict = hashesAgree ? .compatible : .compatibleBySchema(version: file.versionName)
         } catch {
-            verdict = .incompatible(reason: "\(error)")
+            if ErrorText.isCorruption(error) { throw ErrorText.damaged(store) }
+            verdict = .incompatible(reason: ErrorText.line(error))
         }
     }
 

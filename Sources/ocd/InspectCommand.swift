@@ -17,11 +17,15 @@ struct InspectCommand: ParsableCommand {
         case text, json
     }
 
-    @Argument(help: "The .sqlite file (its -wal file, if any, beside it).")
+    @Argument(help: "The .sqlite file (its -wal file, if any, beside it).", completion: storeCompletion)
     var store: String
 
-    @Option(help: "A model (.xcdatamodeld, .xcdatamodel or its contents file) to check against the store.")
+    @Option(help: "A model (.xcdatamodeld, .xcdatamodel or its contents file) to check against the store.",
+            completion: modelCompletion)
     var model: String?
+
+    @Option(help: "With --model: the model's configuration the store holds (default: each is tried).")
+    var configuration: String?
 
     @Flag(help: "Also print the model rebuilt from the store's schema (as `ocd model` does) and what it could not recover.")
     var reconstruct = false
@@ -35,6 +39,7 @@ struct InspectCommand: ParsableCommand {
         var misfit: String?
         try reportingErrors {
             let inspection = try StoreInspection(store: URL(fileURLWithPath: store), model: model.map { URL(fileURLWithPath: $0) },
+                                                 configuration: configuration,
                                                  reconstruct: reconstruct, progress: progress.reporter("entities counted"))
             print(format == .json ? inspection.json : inspection.text)
             if case .incompatible(let reason) = inspection.verdict { misfit = reason }

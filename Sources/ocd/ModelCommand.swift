@@ -5,24 +5,27 @@ import OpenCoreDataTools
 struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
-        abstract: "Validate a model (.xcdatamodeld, .xcdatamodel or its contents file) and print its entities.",
+        abstract: "Validate a model (.xcdatamodeld, .xcdatamodel or its contents file); print or draw its entities.",
         discussion: "Exits with status 1 and a message naming the file, line, entity and property when the model is broken.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
+        case text, json, svg, dot, mermaid
     }
 
     enum Diagram: String, ExpressibleByArgument, CaseIterable {
-        case dot, mermaid
+        case dot, mermaid, svg
     }
 
-    @Argument(help: "The model file or folder.")
+    @Argument(help: "The model file or folder.", completion: .file())
     var model: String
 
-    @Option(help: "Output format: text or json.")
+    @Option(help: ArgumentHelp("Output format: text, json, or a diagram: svg, dot (Graphviz) or mermaid.",
+                               discussion: "svg is drawn by ocd itself: entities with their attributes, relationships "
+                                   + "with to-one/to-many arrowheads, names and delete rules, inheritance."))
     var format: Format = .text
 
-    @Option(help: "Print an entity-relationship diagram instead: dot (Graphviz) or mermaid.")
+    // Kept for scripts written before the diagrams became formats.
+    @Option(help: .hidden)
     var diagram: Diagram?
 
     @Option(help: "For a .xcdatamodeld, the version to read instead of the current one.")
@@ -45,10 +48,12 @@ struct ModelCommand: ParsableCommand {
         for warning in loaded.validationWarnings {
             FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
         }
-        switch diagram {
+        switch diagram.map({ Format(rawValue: $0.rawValue)! }) ?? format {
         case .dot: print(ModelDiagram.dot(loaded))
         case .mermaid: print(ModelDiagram.mermaid(loaded))
-        case nil: print(format == .json ? ModelSummary.json(loaded) : ModelSummary.text(loaded))
+        case .svg: print(ModelDiagram.svg(loaded))
+        case .json: print(ModelSummary.json(loaded))
+        case .text: print(ModelSummary.text(loaded))
         }
     }
 }

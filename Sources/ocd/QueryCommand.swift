@@ -9,18 +9,26 @@ struct QueryCommand: ParsableCommand {
         discussion: """
             Opens the store read-only with the model (for a .xcdatamodeld, the version that fits the store). \
             Without --model, the model is rebuilt from the store's tables (see `ocd inspect --reconstruct`). \
-            Objects of subentities are included. To-one relationships print as the destination's object URI.
+            Objects of subentities are included. To-one relationships print as the destination's object URI. \
+            The object's own URI is the column `id` (`objectID` when the entity has a property named id).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case table, json, csv
     }
 
-    @Argument(help: "The .sqlite file (its -wal file, if any, beside it).")
+    @Argument(help: "The .sqlite file (its -wal file, if any, beside it).", completion: storeCompletion)
     var store: String
 
-    @Option(help: "The model (.xcdatamodeld, .xcdatamodel or its contents file); without it, a model is rebuilt from the store's schema (property names in lower case).")
+    @Option(help: ArgumentHelp("The model (.xcdatamodeld, .xcdatamodel or its contents file).",
+                               discussion: "Without it, a model is rebuilt from the store's schema, with "
+                                   + "property names as the store's model cache spells them (lower case without one)."),
+            completion: modelCompletion)
     var model: String?
+
+    @Option(help: ArgumentHelp("The model's configuration the store holds.",
+                               discussion: "Without it, the default configuration is tried, then each of the model's."))
+    var configuration: String?
 
     @Option(help: "The entity whose objects to print.")
     var entity: String
@@ -45,7 +53,10 @@ struct QueryCommand: ParsableCommand {
             // Parsed first: a typo should not wait for the store to open, and its message gives the offset.
             let parsed = try predicate.map { try NSPredicate.parse($0) }
             let url = URL(fileURLWithPath: store)
-            let file = try model.map { try StoreFile(store: url, model: URL(fileURLWithPath: $0)) } ?? StoreFile(reconstructing: url)
+            let file = try model.map {
+                try StoreFile(store: url, model: URL(fileURLWithPath: $0), configuration: configuration)
+            }
+                ?? StoreFile(reconstructing: url)
             let keys = sort.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
             let table = try ObjectTable(coordinator: file.coordinator, entityName: entity, predicate: parsed, sortKeys: keys, limit: limit,
                                         progress: progress.reporter("\(entity) objects read"))

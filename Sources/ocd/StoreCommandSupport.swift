@@ -2,13 +2,13 @@ import ArgumentParser
 import OpenCoreDataTools
 
 /// Runs a store command's work; a failure the user can act on (missing file,
-/// not a store, model that does not fit, bad predicate) becomes one line on
-/// stderr and status 1, without usage text: the arguments were well formed.
+/// not a store, model that does not fit, bad predicate) becomes one short
+/// line on stderr and status 1, without usage text: the arguments were well formed.
 func reportingErrors(_ work: () throws -> Void) throws {
     do {
         try work()
     } catch {
-        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("error: \(ErrorText.line(error))\n".utf8))
         throw ExitCode.failure
     }
 }
@@ -25,3 +25,8 @@ struct ProgressOptions: ParsableArguments {
         return { done, total in FileHandle.standardError.write(Data("\(what): \(done)/\(total)\n".utf8)) }
     }
 }
+
+/// Completion for arguments naming a store file.
+let storeCompletion = CompletionKind.file(extensions: ["sqlite", "sqlite3", "db", "store"])
+/// Completion for arguments naming a model: bundles are folders, so any file or folder.
+let modelCompletion = CompletionKind.file()

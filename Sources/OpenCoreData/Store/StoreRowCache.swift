@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 /// The coordinator's row cache: the last record read or saved for each
@@ -39,16 +40,21 @@ final class StoreRowCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var rows = SharedValueDictionary<ObjectKey, Row>()
+    /// Where hits are logged from SQL debug level 3 (``CoreDataDebug``); nil,
+    /// one check per lookup, below that.
+    private let hitLog: Logger? = CoreDataDebug.sqlDebugLevel >= 3 ? CoreDataDebug.logger : nil
 
     /// The cached row of `id` if it is at most `maxAge` seconds old (any age
     /// when `maxAge` is negative, none when it is 0).
     func row(for id: NSManagedObjectID, maxAge: TimeInterval) -> Row? {
         guard maxAge != 0 else { return nil }
         let now = maxAge > 0 ? ProcessInfo.processInfo.systemUptime : 0
-        return lock.withLock {
+        let row: Row? = lock.withLock {
             guard let row = rows[id], maxAge < 0 || now - row.time <= maxAge else { return nil }
             return row
         }
+        if let hitLog, row != nil { hitLog.info("CoreData: annotation: row cache hit for : \(id.uriRepresentation())") }
+        return row
     }
 
     /// Caches a record just read from its store and returns the row the

@@ -106,7 +106,7 @@ struct OCDStoreCommandTests {
         let query = try OCDModelCommandTests.ocd("query", store.path, "--entity", "Mood", "--predicate", "rating == 0", "--format", "json")
         let moods = try #require(try Self.json(query) as? [[String: Any]])
         let expected = try DatabaseQueue(path: store.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZMOOD WHERE ZRATING = 0") }
-        #expect(moods.count == expected && (moods.first?["remoteid"] as? String)?.isEmpty == false)
+        #expect(moods.count == expected && (moods.first?["remoteID"] as? String)?.isEmpty == false)
     }
 
     /// A `.xcdatamodeld` whose current version does not fit: the version that does is used.

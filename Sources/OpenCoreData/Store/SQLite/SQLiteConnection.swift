@@ -11,7 +11,9 @@ enum SQLiteConnection {
     /// The writer for the store file at `url`. Pragma names must be SQL
     /// identifiers and values plain words or numbers: they are the only text
     /// the store splices into SQL, so anything else is refused with 134000.
-    static func open(at url: URL, options: [AnyHashable: Any]?, readOnly: Bool) throws -> any DatabaseWriter {
+    /// With `debugLog`, each connection's statements are traced into it.
+    static func open(at url: URL, options: [AnyHashable: Any]?, readOnly: Bool,
+                     debugLog: SQLiteDebugLog? = nil) throws -> any DatabaseWriter {
         var pragmas: [(String, String)] = []
         for (key, value) in pragmaOptions(options?[NSSQLitePragmasOption]) {
             let name = "\(key)".lowercased(), text = "\(value)"
@@ -33,6 +35,7 @@ enum SQLiteConnection {
         configuration.prepareDatabase { db in
             for (name, value) in settings { try db.execute(sql: "PRAGMA \(name) = \(value)") }
             SQLiteFunctions.register(in: db)
+            debugLog?.trace(db)
         }
         do {
             // Apple's in-memory SQLite store: a private database per store; the

@@ -67,8 +67,8 @@ enum SQLiteMetadata {
 
     /// The metadata of the store file at `url`, read without adding the store
     /// to a coordinator (Core Data's `metadataForPersistentStore(ofType:at:)`).
-    /// Throws 260 for a missing file and 134000 for a file that is not a Core
-    /// Data SQLite store.
+    /// Throws 260 for a missing file, 259 for a damaged one and 134000 for a
+    /// file that is not a Core Data SQLite store.
     static func read(at url: URL) throws -> [String: Any] {
         // An in-memory store at /dev/null has no file (and the device is not one to open).
         guard !SQLiteConnection.isInMemory(url), FileManager.default.fileExists(atPath: url.path) else {
@@ -80,6 +80,14 @@ enum SQLiteMetadata {
         do {
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             if let metadata = try queue.read(read) { return metadata }
+        } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_CORRUPT {
+            // A damaged file says nothing about what it was: as Foundation, "corrupt file" (259),
+            // with SQLite's code, rather than "not a Core Data store".
+            throw NSError.coreData(CocoaError.fileReadCorruptFile.rawValue,
+                                   "The store file \(url.lastPathComponent) is damaged: "
+                                       + "\(error.message ?? "\(error)").",
+                                   userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error as NSError,
+                                              NSSQLiteErrorDomain: Int(error.resultCode.rawValue)])
         } catch let error as DatabaseError {
             throw NSError.coreData(NSPersistentStoreInvalidTypeError, "\(url.lastPathComponent) is not a Core Data SQLite store: \(error.message ?? "\(error)").",
                                    userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error as NSError])

@@ -10,7 +10,8 @@ import GRDB
 /// in ``unrecovered`` (docs/SQLiteLayout.md explains the naming rules
 /// inverted here).
 public struct SQLiteModelReconstruction {
-    /// The rebuilt model. Property names are the column names in lower case.
+    /// The rebuilt model. Property names are spelled as the store's model
+    /// cache (Z_MODELCACHE) spells them, or else are the column names in lower case.
     public let model: NSManagedObjectModel
     /// Facts the store does not hold, one sentence each, for people.
     public let unrecovered: [String]
@@ -37,6 +38,8 @@ private struct Builder {
     let db: Database
     let entities: [Int: NSEntityDescription]
     let supers: [Int: Int]
+    /// The model's spelling of property names, when the store keeps its model cache.
+    let cachedNames: SQLiteModelCacheNames
     var notes: [String] = [
         "property names: Core Data keeps them only in capitals (ZFIRSTNAME), so they are given in lower case",
         "attribute types: INTEGER columns read as Integer 64 (Integer 16/32, Boolean not told apart), FLOAT as Double, "
@@ -54,6 +57,8 @@ private struct Builder {
         let rows = try SQLitePrimaryKeyTable.rows(db, file: file).filter { $0.number < 16000 }
         entities = Dictionary(rows.map { ($0.number, NSEntityDescription(name: $0.name)) }, uniquingKeysWith: { a, _ in a })
         supers = Dictionary(rows.map { ($0.number, $0.superNumber) }, uniquingKeysWith: { a, _ in a })
+        cachedNames = SQLiteModelCacheNames(db)
+        if !cachedNames.isEmpty { notes.removeFirst() } // the property names note: the cache gave them
     }
 
     mutating func build() throws -> (NSManagedObjectModel, [String]) {
@@ -81,13 +86,15 @@ private struct Builder {
                 notes.append("\(table).\(name): order key of an ordered to-many whose name is not stored; the order is not read")
             } else if let hidden = name.wholeMatch(of: /Z(\d+)([A-Z].*)/), let number = Int(hidden.1), let source = entities[number] {
                 // A to-many without inverse from entity n, stored in its destination's table.
-                source.properties.append(NSRelationshipDescription(name: String(hidden.2).lowercased(), destination: root, toMany: true))
+                source.properties.append(NSRelationshipDescription(name: cachedNames.propertyName(String(hidden.2)),
+                                                                   destination: root, toMany: true))
             } else if name.wholeMatch(of: /Z\d+_.*/) != nil {
                 continue // a to-one key's destination entity column, read below with its key
             } else if column.type == "INTEGER", indexed.contains(name) || names.contains(where: { $0.prefixMatch(of: /Z\d+_/) != nil && $0.hasSuffix("_" + name.dropFirst()) }) {
                 try addToOne(name, in: table, to: root, columns: names)
             } else {
-                root.properties.append(NSAttributeDescription(name: String(name.dropFirst()).lowercased(), type: Self.type(column.type)))
+                root.properties.append(NSAttributeDescription(name: cachedNames.propertyName(String(name.dropFirst())),
+                                                              type: Self.type(column.type)))
             }
         }
     }
@@ -95,7 +102,7 @@ private struct Builder {
     /// A to-one key: its destination is the entity its `Z<n>_` column names, or
     /// the only entity without subentities holding every key value.
     mutating func addToOne(_ column: String, in table: String, to root: NSEntityDescription, columns: Set<String>) throws {
-        let name = String(column.dropFirst()).lowercased()
+        let name = cachedNames.propertyName(String(column.dropFirst()))
         var destination: NSEntityDescription?
         if let entityColumn = columns.first(where: { $0.prefixMatch(of: /Z\d+_/) != nil && $0.hasSuffix("_" + column.dropFirst()) }),
            let number = Int(entityColumn.dropFirst().prefix { $0.isNumber }) {
@@ -115,7 +122,8 @@ private struct Builder {
                 if keys.isSubset(of: primaryKeys) { candidates.append(entity) }
             }
             // Several entities can hold the same keys; the relationship's name often is the destination's.
-            destination = candidates.count == 1 ? candidates[0] : candidates.first { $0.name?.lowercased() == name }
+            destination = candidates.count == 1
+                ? candidates[0] : candidates.first { $0.name?.lowercased() == name.lowercased() }
         }
         if let destination {
             root.properties.append(NSRelationshipDescription(name: name, destination: destination))
@@ -136,8 +144,10 @@ private struct Builder {
                   let source = entities[sourceNumber], let destination = entities[destinationNumber] else {
                 notes.append("table \(table): not read as a join table"); continue
             }
-            let forward = NSRelationshipDescription(name: String(keys[1].2).lowercased(), destination: destination, toMany: true)
-            let inverse = NSRelationshipDescription(name: String(keys[0].2).lowercased(), destination: source, toMany: true)
+            let forward = NSRelationshipDescription(name: cachedNames.propertyName(String(keys[1].2)),
+                                                    destination: destination, toMany: true)
+            let inverse = NSRelationshipDescription(name: cachedNames.propertyName(String(keys[0].2)),
+                                                    destination: source, toMany: true)
             (forward.inverseRelationship, inverse.inverseRelationship) = (inverse, forward)
             source.properties.append(forward)
             destination.properties.append(inverse)

@@ -26,6 +26,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// read.
     private var prefetched: [ObjectKey: StoreSnapshot] = [:]
     private var batches = SQLiteFaultBatches()
+    /// The SQL debug log, nil when it is off; set by `loadMetadata()`.
+    private(set) var debugLog: SQLiteDebugLog?
 
     /// How many `SELECT … WHERE Z_PK IN (…)` record reads the store has run
     /// (one per table and chunk of keys); for tests of batched loading.
@@ -46,7 +48,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         // Built before the file is opened so that a model SQLite cannot hold fails first, whatever the file.
         mapping = try SQLiteMapping(model: model, configuration: configuration)
         externalData = SQLiteExternalData(storeURL: url)
-        database = try SQLiteConnection.open(at: url, options: options, readOnly: isReadOnly)
+        debugLog = SQLiteDebugLog(store: url)
+        database = try SQLiteConnection.open(at: url, options: options, readOnly: isReadOnly, debugLog: debugLog)
         try translatingErrors {
             if let existing = try database.read(SQLiteMetadata.read) {
                 // An existing file's many-to-many pairs are read where the file holds them.
@@ -104,6 +107,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             try database.read { db in try SQLiteRecordReader(store: self, db: db).snapshots(for: wanted) }
         }
         for id in missing { found[id] = loaded.removeValue(forKey: ObjectKey(id)) }
+        debugLog?.fulfilledFromDatabase(missing)
         // The rest of the batch waits for its own faults; it replaces the previous batch.
         if wanted.count > missing.count { prefetched = loaded }
         return found
@@ -125,7 +129,11 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     override func execute(_ fetch: StoreFetch) throws -> StoreFetchResult {
         prefetched = [:]
+        let start = debugLog.map { _ in SQLiteDebugLog.now() }
         let result = try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).run() }
+        if let debugLog, let start {
+            debugLog.fetched(entity: fetch.entity.name, rows: result.ids.count, seconds: SQLiteDebugLog.now() - start)
+        }
         if fetch.request.resultType == .managedObjectResultType {
             batches.remember(fetch.request.fetchBatchSize > 0 ? Array(result.ids) : [], batchSize: fetch.request.fetchBatchSize)
         }
