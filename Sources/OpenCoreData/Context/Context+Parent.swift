@@ -33,7 +33,6 @@ extension NSManagedObjectContext {
             children.removeAll { $0.context == nil }
             children.append(WeakContext(context: child))
         }
-        hasChildren = true
     }
 
     /// Runs `body` on `parent`'s queue for this context, then adopts the
@@ -46,7 +45,7 @@ extension NSManagedObjectContext {
 
     /// Hands `moves` (temporary ID → permanent ID) to every child.
     func handPermanentIDsToChildren(_ moves: [(temporary: NSManagedObjectID, permanent: NSManagedObjectID)]) {
-        guard hasChildren, !moves.isEmpty else { return }
+        guard !moves.isEmpty else { return }
         let live = children.withLock { $0.compactMap(\.context) }
         for child in live {
             child.pendingPermanentIDs.withLock { pending in

@@ -56,9 +56,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private var storedParent: NSManagedObjectContext?
     /// The contexts that named this one their parent (see Context+Parent.swift).
     let children = Mutex<[WeakContext]>([])
-    /// Whether `children` ever held a context: saves without children skip
+    /// Whether some context named this one its parent (read under the
+    /// lock: children are set up on any thread): saves without children skip
     /// handing out permanent IDs.
-    var hasChildren = false
+    var hasChildren: Bool { children.withLock { !$0.isEmpty } }
     /// Permanent IDs that an ancestor's saves gave to temporary IDs this
     /// context may still know its objects by; adopted after each call into
     /// the parent (`askParent`).

@@ -2,22 +2,23 @@ import Testing
 import GRDB
 @testable import OpenCoreDataCore
 
-/// Raw DEFLATE decoding, for the model cache Core Data keeps in its stores.
-@Suite struct RawInflateTests {
+/// Raw DEFLATE decoding (`Inflate`) on zlib's own output, and the property
+/// names read from the model cache Core Data keeps in its stores.
+@Suite struct SQLiteModelCacheNamesTests {
     /// Vectors from zlib (`compressobj(level, DEFLATED, -15)`): a fixed-Huffman block with back references,
     /// a stored block.
     @Test func decodesZlibOutput() throws {
         let fixed = Data([203, 72, 205, 201, 201, 87, 200, 64, 39, 117, 20, 202, 243, 139, 114, 82, 0])
-        #expect(try RawInflate.inflate(fixed) == Data("hello hello hello hello, world".utf8))
-        #expect(try RawInflate.inflate(Data([1, 3, 0, 252, 255, 97, 98, 99])) == Data("abc".utf8))
+        #expect(Data(try Inflate.decompress(Array(fixed))) == Data("hello hello hello hello, world".utf8))
+        #expect(Data(try Inflate.decompress([1, 3, 0, 252, 255, 97, 98, 99])) == Data("abc".utf8))
     }
 
     @Test func refusesMalformedInput() {
-        #expect(throws: RawInflate.Malformed.self) { try RawInflate.inflate(Data([1, 3, 0, 0, 0, 97])) }
-        #expect(throws: RawInflate.Malformed.self) { try RawInflate.inflate(Data([0xff, 0xff, 0xff])) }
-        #expect(throws: RawInflate.Malformed.self) { try RawInflate.inflate(Data()) }
+        #expect(throws: Inflate.Failure.self) { try Inflate.decompress([1, 3, 0, 0, 0, 97]) }
+        #expect(throws: Inflate.Failure.self) { try Inflate.decompress([0xff, 0xff, 0xff]) }
+        #expect(throws: Inflate.Failure.self) { try Inflate.decompress([]) }
         let fixed = Data([203, 72, 205, 201, 201, 87, 200, 64, 39, 117, 20, 202, 243, 139, 114, 82, 0])
-        #expect(throws: RawInflate.Malformed.self) { try RawInflate.inflate(fixed, limit: 10) }
+        #expect(throws: Inflate.Failure.self) { try Inflate.decompress(Array(fixed), limit: 10) }
     }
 
     /// Every corpus store that keeps Z_MODELCACHE (dynamic-Huffman blocks, written by Apple) decodes to a
@@ -32,7 +33,7 @@ import GRDB
                 return try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE")
             }
             guard let blob else { continue }
-            let archive = try RawInflate.inflate(blob)
+            let archive = Data(try Inflate.decompress(Array(blob)))
             let plist = try PropertyListSerialization.propertyList(from: archive, format: nil) as? [String: Any]
             #expect(plist?["$objects"] is [Any], "\(store.lastPathComponent)")
             #expect(!SQLiteModelCacheNames(cache: blob).isEmpty)
