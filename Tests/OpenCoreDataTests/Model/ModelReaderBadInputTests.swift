@@ -32,6 +32,26 @@ import Testing
         }
     }
 
+    /// Processing instructions other than the XML declaration are refused
+    /// before FoundationXML sees them: one without data (`<?e?>`) made it
+    /// read a null C string (the model fuzzer's input below, 353,292
+    /// executions into a run on 2026-11-24). In comments and CDATA they are text.
+    @Test func processingInstructionsAreAnErrorNamingTheLine() throws {
+        let cases: [(text: String, line: Int)] = [
+            ("<?e?>\n<mo\n</mod/d\neom<l>", 1),
+            (Self.header + "<model>\n<?pi?>\n</model>", 3),
+            (Self.header + "<model>\n<!-- <?no?>\n -->\n<?target data?></model>", 5),
+            ("<!DOCTYPE model [<?e?>]>\n<model/>", 1),
+        ]
+        for (text, line) in cases {
+            let error = try #require(Self.error(Array(text.utf8)))
+            #expect(error.kind == .unreadable && error.line == line, "\(text)")
+            #expect(error.message.contains("processing instruction"))
+        }
+        let commented = Self.header + "<model>\n<!-- <?no?> --><![CDATA[<?x?>]]>\n<entity name=\"A\"/>\n</model>"
+        #expect(try ModelXMLReader.read(data: Data(commented.utf8)).entities.map(\.name) == ["A"])
+    }
+
     /// A document declared in another encoding Foundation decodes, or in
     /// UTF-16, is transcoded to UTF-8 before parsing, so it still reads.
     @Test func documentsInOtherEncodingsStillRead() throws {

@@ -41,6 +41,7 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
     /// The model in `data`; `file` only names the source in errors.
     static func read(data: Data, file: URL? = nil) throws -> NSManagedObjectModel {
         let data = try utf8Document(data, file: file)
+        try ModelXMLProcessingInstructions.refuse(in: data, file: file)
         let reader = ModelXMLReader(file: file)
         let parser = XMLParser(data: data)
         parser.delegate = reader
