@@ -27,7 +27,8 @@ struct ChildChanges: @unchecked Sendable {
             var snapshot = NSManagedObjectContext.currentSnapshot(of: object, version: 0)
             var persistent = SlotSet()
             let properties = object.values.layout.properties
-            slots.forEach { if !properties[$0].isTransient { persistent.insert($0) } }
+            let fetched = object.values.layout.fetchedSlots
+            slots.forEach { if !properties[$0].isTransient, !fetched.contains($0) { persistent.insert($0) } }
             snapshot.changedSlots = persistent
             return snapshot
         }

@@ -171,7 +171,7 @@ extension NSManagedObjectContext {
     static func currentSnapshot(of object: NSManagedObject, version: Int64) -> StoreSnapshot {
         let layout = object.values.layout
         var snapshot = StoreSnapshot(objectID: object.objectID, version: version, layout: layout)
-        for slot in 0..<layout.count {
+        for slot in 0..<layout.count where !layout.fetchedSlots.contains(slot) {
             switch object.values[slot] {
             case .object(let destination): snapshot[slot] = .id(destination.objectID)
             case .objects(let set): snapshot[slot] = set.isEmpty ? .none : .ids(set.objects.map(\.objectID))

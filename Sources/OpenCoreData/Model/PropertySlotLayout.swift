@@ -16,6 +16,10 @@ final class PropertySlotLayout: @unchecked Sendable {
     /// The slots a record stores in its own row: persistent attributes and
     /// to-one relationships.
     let columnSlots: SlotSet
+    /// The slots of fetched properties: each holds its results once fetched,
+    /// a cache that is never a change, never saved and never handed to
+    /// another context.
+    let fetchedSlots: SlotSet
 
     init(_ properties: [NSPropertyDescription]) {
         self.properties = properties
@@ -26,6 +30,7 @@ final class PropertySlotLayout: @unchecked Sendable {
             if let relationship = property as? NSRelationshipDescription { return !relationship.isToMany }
             return property is NSAttributeDescription
         })
+        fetchedSlots = SlotSet(properties.indices.filter { properties[$0] is NSFetchedPropertyDescription })
     }
 
     /// How many slots an object of the entity has.

@@ -57,7 +57,7 @@ extension NSManagedObject {
     /// are looked at when given.
     private func changes(since baseline: ContiguousArray<SlotValue>?, among slots: [Int]? = nil) -> [String: Any] {
         var result: [String: Any] = [:]
-        for slot in slots ?? Array(values.layout.properties.indices) {
+        for slot in slots ?? Array(values.layout.properties.indices) where !values.layout.fetchedSlots.contains(slot) {
             let property = values.layout.properties[slot], current = values[slot]
             let changed: Bool
             if let baseline {

@@ -132,7 +132,10 @@ extension NSManagedObject {
     /// The value `primitiveValue(forKey:)` returns, for a loaded object whose property is at hand.
     func publicValue(forKey key: String, property: NSPropertyDescription) -> Any? {
         let slot = values.layout.slot(of: property)
-        guard let relationship = property as? NSRelationshipDescription else { return values[slot].any }
+        guard let relationship = property as? NSRelationshipDescription else {
+            if let fetched = property as? NSFetchedPropertyDescription { return fetchedValue(fetched, slot: slot) }
+            return values[slot].any
+        }
         guard relationship.isToMany else { return destination(slot) }
         let objects = resolvedToMany(slot).objects
         return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
