@@ -18,6 +18,10 @@ extension NSManagedObjectContext {
         endEvent()
         NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
         try prepareObjectsForSave()
+        if parent == nil {
+            updateDerivedAttributes()
+            endEvent()
+        }
         try validateChanges()
         if let parent {
             saveIntoParent(parent)

@@ -96,6 +96,11 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         frozen?.transientAttributes ?? attributesByName.values.filter(\.isTransient)
     }
 
+    /// The derived attributes, which a save computes; a stored list once the model is frozen.
+    var derivedAttributes: [NSDerivedAttributeDescription] {
+        frozen?.derivedAttributes ?? properties.compactMap { $0 as? NSDerivedAttributeDescription }
+    }
+
     /// Where each property lives in an object of the entity: a stored layout
     /// once the model is frozen, made anew on each call before.
     var slotLayout: PropertySlotLayout { frozen?.slotLayout ?? PropertySlotLayout(properties) }
@@ -188,6 +193,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         let defaultedAttributes: [NSAttributeDescription]
         let transientAttributes: [NSAttributeDescription]
         let validatedProperties: [NSPropertyDescription]
+        let derivedAttributes: [NSDerivedAttributeDescription]
         let slotLayout: PropertySlotLayout
         let versionHash: Data
 
@@ -201,6 +207,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             defaultedAttributes = attributesByName.values.filter { $0.defaultValue != nil }
             transientAttributes = attributesByName.values.filter(\.isTransient)
             validatedProperties = properties.filter(\.hasValidationRules)
+            derivedAttributes = properties.compactMap { $0 as? NSDerivedAttributeDescription }
             slotLayout = PropertySlotLayout(properties)
             self.versionHash = versionHash
         }
