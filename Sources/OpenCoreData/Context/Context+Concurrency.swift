@@ -70,10 +70,10 @@ extension NSManagedObjectContext {
     func scheduleEndOfTurnProcessing() {
         guard concurrencyType == .mainQueueConcurrencyType, !endOfTurnScheduled else { return }
         endOfTurnScheduled = true
-        let context = UncheckedBox(self)
-        DispatchQueue.main.async {
-            context.value.endOfTurnScheduled = false
-            context.value.processPendingChanges()
+        // Weakly: a program that never runs the main queue must not keep the context alive.
+        DispatchQueue.main.async { [weak self] in
+            self?.endOfTurnScheduled = false
+            self?.processPendingChanges()
         }
     }
 

@@ -45,7 +45,8 @@ extension NSManagedObjectContext {
             && (parent != nil || object.objectID.persistentStore != nil) {
             if parent != nil, let row = object.committedRow {
                 fulfill(object, with: row)
-            } else if parent == nil, let row = coordinator.rowCache.row(for: object.objectID, maxAge: stalenessInterval) {
+            } else if parent == nil,
+                      let row = coordinator.rowCache.row(for: object.objectID, maxAge: stalenessInterval) {
                 fulfill(object, with: row)
             } else {
                 faults.append(object)

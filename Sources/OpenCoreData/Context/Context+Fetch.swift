@@ -98,7 +98,8 @@ extension NSManagedObjectContext {
         let merges = request.includesPendingChanges && hasChanges
         // A parent answers for all stores at once, sorted and windowed.
         let oneSource = stores.count == 1 || (parent != nil && !stores.isEmpty)
-        let selected = try objects(for: select(request, entity: entity, from: stores, appliesWindow: !merges && oneSource))
+        let selection = try select(request, entity: entity, from: stores, appliesWindow: !merges && oneSource)
+        let selected = objects(for: selection)
         guard merges || !oneSource else { return selected }
         var candidates = selected.filter { !$0.isDeleted }
         if merges {
@@ -166,7 +167,8 @@ extension NSManagedObjectContext {
     }
 
     /// The stores `request` searches: its `affectedStores`, or all, that hold the entity.
-    func stores(for entity: NSEntityDescription, _ request: NSFetchRequest<NSFetchRequestResult>) -> [NSPersistentStore] {
+    func stores(for entity: NSEntityDescription, _ request: NSFetchRequest<NSFetchRequestResult>)
+        -> [NSPersistentStore] {
         (request.affectedStores ?? persistentStoreCoordinator?.persistentStores ?? []).filter { store in
             storeEntities(of: entity, request).contains(where: store.holds)
         }

@@ -78,7 +78,8 @@ extension NSManagedObjectContext {
             // A to-many the record left unread is read first: a change compares against it.
             slots.forEach { slot in
                 guard target.values[slot].isUnread else { return }
-                readToManyFaults(of: [target], only: target.values.layout.properties[slot] as? NSRelationshipDescription)
+                let relationship = target.values.layout.properties[slot] as? NSRelationshipDescription
+                readToManyFaults(of: [target], only: relationship)
             }
             slots.forEach { target.storeChange(parentForm(record[$0], via: object(for:)), slot: $0) }
         }

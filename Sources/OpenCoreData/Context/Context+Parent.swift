@@ -76,6 +76,24 @@ extension NSManagedObjectContext {
         return child.pendingPermanentIDs.withLock { $0[ObjectKey(id)] } ?? id
     }
 
+    /// The objects this context has for the IDs a child asks for (deleted
+    /// ones left out) and the IDs it has none for, each with the ID asked by.
+    private func lookUpForChild(_ ids: [NSManagedObjectID], _ child: NSManagedObjectContext)
+        -> (found: [(asked: NSManagedObjectID, object: NSManagedObject)],
+            missing: [(asked: NSManagedObjectID, known: NSManagedObjectID)]) {
+        var found: [(asked: NSManagedObjectID, object: NSManagedObject)] = []
+        var missing: [(asked: NSManagedObjectID, known: NSManagedObjectID)] = []
+        for id in ids {
+            let known = idForChild(id, child)
+            if let object = registered[known] {
+                if !object.isDeletedFlag, !object.isInaccessible { found.append((id, object)) }
+            } else {
+                missing.append((id, known))
+            }
+        }
+        return (found, missing)
+    }
+
     /// The records a child reads for `ids`, keyed by the IDs asked for: this
     /// context's current state of the objects it has loaded (unsaved changes
     /// included; deleted objects have none), and of the others the records
@@ -83,21 +101,16 @@ extension NSManagedObjectContext {
     func rowsForChild(_ ids: [NSManagedObjectID], _ child: NSManagedObjectContext)
         -> [ObjectKey: StoreRowCache.Row] {
         var rows: [ObjectKey: StoreRowCache.Row] = [:]
-        var unloaded: [(asked: NSManagedObjectID, known: NSManagedObjectID)] = []
-        for id in ids {
-            let known = idForChild(id, child)
-            guard let object = registered[known] else {
-                unloaded.append((id, known))
-                continue
-            }
-            if object.isDeletedFlag || object.isInaccessible { continue }
+        let (found, missing) = lookUpForChild(ids, child)
+        var unloaded = missing
+        for (asked, object) in found {
             if !object.isFaultStorage {
-                rows[ObjectKey(id)] = Self.currentRow(of: object)
+                rows[ObjectKey(asked)] = Self.currentRow(of: object)
             } else if let row = object.committedRow {
                 // A fault a fetch made here holds the record that fetch read.
-                rows[ObjectKey(id)] = row
+                rows[ObjectKey(asked)] = row
             } else {
-                unloaded.append((id, object.objectID))
+                unloaded.append((asked, object.objectID))
             }
         }
         if !unloaded.isEmpty {
@@ -115,17 +128,10 @@ extension NSManagedObjectContext {
     func destinationsForChild(_ ids: [NSManagedObjectID], via relationship: NSRelationshipDescription,
                               _ child: NSManagedObjectContext) -> [ObjectKey: [NSManagedObjectID]] {
         var result: [ObjectKey: [NSManagedObjectID]] = [:]
-        var loaded: [(asked: NSManagedObjectID, object: NSManagedObject)] = []
-        var unloaded: [(asked: NSManagedObjectID, known: NSManagedObjectID)] = []
-        for id in ids {
-            let known = idForChild(id, child)
-            guard let object = registered[known] else {
-                unloaded.append((id, known))
-                continue
-            }
-            if object.isDeletedFlag || object.isInaccessible { continue }
-            if object.isFaultStorage { unloaded.append((id, object.objectID)) } else { loaded.append((id, object)) }
-        }
+        let (found, missing) = lookUpForChild(ids, child)
+        var unloaded = missing
+        let loaded = found.filter { !$0.object.isFaultStorage }
+        for (asked, object) in found where object.isFaultStorage { unloaded.append((asked, object.objectID)) }
         readToManyFaults(of: loaded.map(\.object), only: relationship)
         for (asked, object) in loaded {
             result[ObjectKey(asked)] = object.values[object.values.layout.slot(of: relationship)].destinationIDs

@@ -52,7 +52,8 @@ extension NSManagedObjectContext {
 /// derivation reads them (the inverse of a derivation's first step).
 final class DerivedAttributePlan: @unchecked Sendable {
     private var expressionsByEntity: [ObjectIdentifier: [(NSDerivedAttributeDescription, NSExpression)]] = [:]
-    private var dependentsByEntity: [ObjectIdentifier: [(NSRelationshipDescription, [NSDerivedAttributeDescription])]] = [:]
+    private var dependentsByEntity: [ObjectIdentifier: [(NSRelationshipDescription, [NSDerivedAttributeDescription])]]
+        = [:]
 
     var isEmpty: Bool { expressionsByEntity.isEmpty }
 

@@ -35,7 +35,8 @@ extension NSManagedObject {
             guard let property = entity.propertiesByName[key] else { continue }
             var value = committed[committed.layout.slot(of: property)]
             if value.isUnread, let relationship = property as? NSRelationshipDescription {
-                value = context.readDestinations(of: [objectID], via: relationship)[objectID].map(SlotValue.ids) ?? .none
+                let read = context.readDestinations(of: [objectID], via: relationship)
+                value = read[objectID].map(SlotValue.ids) ?? .none
             }
             if let relationship = property as? NSRelationshipDescription {
                 let objects = value.destinationIDs.map(context.object(with:))

@@ -92,14 +92,17 @@ import Testing
             case 0..<2:
                 counter += 1
                 let (name, sheets) = ("a\(counter)", Int32.random(in: 0..<1000, using: &random))
-                context.performAndWait { _ = TestStack.insert("Album", into: context, ["name": name, "sheets": sheets]) }
+                context.performAndWait {
+                    _ = TestStack.insert("Album", into: context, ["name": name, "sheets": sheets])
+                }
                 model.set(level, name, .album(sheets: sheets))
             case 2..<4:
                 guard let album = model.albums(level).filter(free).randomElement(using: &random) else { continue }
                 counter += 1
                 let name = "p\(counter)"
                 try context.performAndWait { () throws in
-                    TestStack.insert("Photo", into: context, ["name": name, "album": try Self.object(album, in: context)])
+                    let destination = try Self.object(album, in: context)
+                    TestStack.insert("Photo", into: context, ["name": name, "album": destination])
                 }
                 model.set(level, name, .photo(album: album))
             case 4..<6:
@@ -158,7 +161,8 @@ import Testing
             let photos = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
             for photo in photos {
                 let album = photo.value(forKey: "album") as? NSManagedObject
-                contents[photo.value(forKey: "name") as! String] = .photo(album: album?.value(forKey: "name") as? String ?? "")
+                let albumName = album?.value(forKey: "name") as? String ?? ""
+                contents[photo.value(forKey: "name") as! String] = .photo(album: albumName)
             }
             for album in albums {
                 let name = album.value(forKey: "name") as! String

@@ -305,7 +305,8 @@ import Testing
     /// `awakeFromInsert` set.
     @Test func awakeFromInsertRunsInEachContextTheObjectEnters() throws {
         AwakeCountingAlbum.awakenings.withLock { $0 = 0 }
-        let root = try TestStack.context(TestStack.albumsModel(albumClass: "OpenCoreDataTests.AwakeCountingAlbum"), .inMemory)
+        let model = TestStack.albumsModel(albumClass: "OpenCoreDataTests.AwakeCountingAlbum")
+        let root = try TestStack.context(model, .inMemory)
         let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         child.parent = root
         try child.performAndWait { () throws in

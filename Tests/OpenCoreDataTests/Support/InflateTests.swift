@@ -52,21 +52,4 @@ import Testing
         }
         #expect(inflated < 5_000)
     }
-
-    @Test(.enabled(if: Corpus.stores != nil, "shared/corpus/stores is absent"))
-    func everyCorpusModelCacheInflatesToAKeyedArchive() throws {
-        var caches = 0
-        for store in Corpus.files(in: Corpus.stores, suffix: ".sqlite") {
-            let copy = try SQLiteMetadataTests.copy(store)
-            let blob = try DatabaseQueue(path: copy.path).read { db -> Data? in
-                guard try db.tableExists("Z_MODELCACHE") else { return nil }
-                return try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE")
-            }
-            guard let blob, !blob.isEmpty else { continue }
-            let plist = try Inflate.decompress(Array(blob))
-            #expect(plist.starts(with: Array("bplist00".utf8)), "\(store.lastPathComponent)")
-            caches += 1
-        }
-        #expect(caches >= 36)
-    }
 }
