@@ -203,6 +203,36 @@ import Testing
         #expect(count == 3)
     }
 
+    /// Two coordinators on one SQLite file, as two processes are: neither sees
+    /// the other's row cache, so the conflict is found by the file's `Z_OPT`
+    /// inside the saving transaction (coredata-wave2.md §4.3: `UPDATE … WHERE
+    /// … AND Z_OPT = X`).
+    @Test func aSaveByAnotherCoordinatorOnTheFileConflicts() throws {
+        let first = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        try first.performAndWait { () throws in
+            TestStack.insert("Album", into: first, ["name": "a", "sheets": Int32(1)])
+            try first.save()
+            first.reset()
+        }
+        let second = try TestStack.reader(of: first)
+        #expect(second.persistentStoreCoordinator !== first.persistentStoreCoordinator)
+        let one = try first.performAndWait { try Self.album(in: first) }
+        let two = try second.performAndWait { try Self.album(in: second) }
+        try Self.firstSaves(first, one)
+        try second.performAndWait { () throws in
+            two.setValue("fromB", forKey: "name")
+            let error = try #require(throws: NSError.self) { try second.save() }
+            #expect(error.code == NSManagedObjectMergeError)
+            let conflict = try #require(Self.conflicts(error).first)
+            #expect(conflict.sourceObject === two && conflict.oldVersionNumber == 1 && conflict.newVersionNumber == 2)
+            second.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+            try second.save()
+        }
+        // Object trump: this context's name, the other's sheets.
+        #expect(try Self.stored(first)?.0 == "fromB")
+        #expect(try Self.stored(first)?.1 == 2)
+    }
+
     /// A subclass sees the conflicts and may leave the resolution to its type.
     final class CountingPolicy: NSMergePolicy, @unchecked Sendable {
         nonisolated(unsafe) var seen: [NSMergeConflict] = []

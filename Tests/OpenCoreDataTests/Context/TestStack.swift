@@ -145,6 +145,7 @@ enum TestStack {
         return writer
     }
 
+    @discardableResult
     static func insert(_ entity: String, into context: NSManagedObjectContext, _ values: [String: Any] = [:]) -> NSManagedObject {
         let object = NSEntityDescription.insertNewObject(forEntityName: entity, into: context)
         for (key, value) in values { object.setValue(value, forKey: key) }
