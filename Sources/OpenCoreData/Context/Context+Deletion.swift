@@ -8,6 +8,7 @@ extension NSManagedObjectContext {
     /// the next `processPendingChanges()`; an object never saved is then
     /// simply forgotten.
     public func delete(_ object: NSManagedObject) {
+        checkConcurrency("deleting an object of \(object.entity.name ?? "")")
         precondition(object.managedObjectContext === self,
                      "An NSManagedObject of entity \(object.entity.name ?? "") can only be deleted by its own context")
         guard !object.isDeletedFlag else { return }

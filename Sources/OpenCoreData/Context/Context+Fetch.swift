@@ -12,6 +12,7 @@ extension NSManagedObjectContext {
     /// with them, matching unsaved objects are merged and the request's
     /// selection is applied again in memory.
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
+        checkConcurrency("fetching \(request.entityName ?? request.entity?.name ?? "")")
         let untyped = request.untyped
         if untyped.resultType == .countResultType { return [NSNumber(value: try count(for: request)) as! T] }
         if untyped.resultType == .dictionaryResultType { return try dictionaries(for: untyped).map { $0 as! T } }

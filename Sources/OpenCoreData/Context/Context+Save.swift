@@ -10,6 +10,7 @@ extension NSManagedObjectContext {
     /// several) or a store error; then nothing was saved and the context
     /// keeps its changes.
     public func save() throws {
+        checkConcurrency("saving")
         guard hasChanges || !pendingDeletes.isEmpty else { return }
         guard let coordinator = persistentStoreCoordinator else {
             throw NSError.coreData(NSPersistentStoreSaveError, "The context has no persistent store coordinator.")

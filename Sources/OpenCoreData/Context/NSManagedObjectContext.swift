@@ -217,6 +217,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Registers a new object with the context; it is saved with the next save.
     /// Inserting a deleted object of this context undoes the delete.
     public func insert(_ object: NSManagedObject) {
+        checkConcurrency("inserting an object of \(object.entity.name ?? "")")
         if object.managedObjectContext === self {
             if object.isDeletedFlag { undelete(object) }
             return

@@ -7,6 +7,7 @@ extension NSManagedObject {
     /// to-one relationships as the destination object, to-many as `NSSet`
     /// (`NSOrderedSet` when ordered). An unknown key stops the program.
     public func value(forKey key: String) -> Any? {
+        managedObjectContext?.checkConcurrency("reading \(entity.name ?? "").\(key)")
         willAccessValue(forKey: key)
         defer { didAccessValue(forKey: key) }
         return publicValue(forKey: key, property: property(named: key))
@@ -16,6 +17,7 @@ extension NSManagedObject {
     /// updating the inverse relationship of every object involved. A value of
     /// the wrong type or an unknown key stops the program.
     public func setValue(_ value: Any?, forKey key: String) {
+        managedObjectContext?.checkConcurrency("setting \(entity.name ?? "").\(key)")
         let property = property(named: key)
         willChangeValue(forKey: key)
         defer { didChangeValue(forKey: key) }

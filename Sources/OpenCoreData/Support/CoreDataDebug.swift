@@ -33,6 +33,25 @@ public enum CoreDataDebug {
     public static let sqlDebugArgument = "-com.apple.CoreData.SQLDebug"
     /// Apple's launch argument for the migration debug level.
     public static let migrationDebugArgument = "-com.apple.CoreData.MigrationDebug"
+    /// Apple's launch argument for the concurrency checks (`1` switches them on).
+    public static let concurrencyDebugArgument = "-com.apple.CoreData.ConcurrencyDebug"
+    /// The environment variable read for the concurrency checks when the
+    /// launch arguments do not name them.
+    public static let concurrencyDebugEnvironmentVariable = "OPENCOREDATA_CONCURRENCY_DEBUG"
+
+    /// Whether a context, and each object's key-value access, stops the
+    /// program when used on a thread that is not running the context's work
+    /// (outside `perform`/`performAndWait`; a main-queue context also on the
+    /// main thread), naming the entity, key and queue: Apple's
+    /// `-com.apple.CoreData.ConcurrencyDebug 1`. Off, it costs one atomic load per access.
+    public static var concurrencyDebug: Bool {
+        get { concurrencyChecks.load(ordering: .relaxed) }
+        set { concurrencyChecks.store(newValue, ordering: .relaxed) }
+    }
+
+    static let concurrencyChecks = Atomic<Bool>(level(
+        argument: concurrencyDebugArgument, environmentVariable: concurrencyDebugEnvironmentVariable,
+        arguments: ProcessInfo.processInfo.arguments, environment: ProcessInfo.processInfo.environment) > 0)
 
     private struct State: Sendable {
         var sqlDebugLevel: Int
