@@ -4,11 +4,12 @@
 // than as a corrupted graph later (CoreDataDebug.concurrencyDebug).
 
 extension NSManagedObjectContext {
-    /// Stops the program, naming `what`, when the concurrency checks are on
-    /// and this thread is not running the context's work. Off, one atomic load.
+    /// Stops the program, naming `what`, when the concurrency checks were on
+    /// as the context was made and this thread is not running the context's
+    /// work. Off, the load of one stored flag.
     @inline(__always)
     func checkConcurrency(_ what: @autoclosure () -> String) {
-        guard CoreDataDebug.concurrencyChecks.load(ordering: .relaxed) else { return }
+        guard checksConcurrency else { return }
         reportConcurrencyViolation(what)
     }
 

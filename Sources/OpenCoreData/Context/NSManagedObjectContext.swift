@@ -20,6 +20,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// How the context runs its work.
     public let concurrencyType: NSManagedObjectContextConcurrencyType
     let queue: DispatchQueue
+    /// Whether the concurrency checks (`CoreDataDebug.concurrencyDebug`) were
+    /// on when the context was made: they apply to the contexts made after.
+    let checksConcurrency = CoreDataDebug.concurrencyDebug
 
     /// The coordinator whose stores the context reads and saves; for a nested
     /// context, its root context's coordinator. A context has either a

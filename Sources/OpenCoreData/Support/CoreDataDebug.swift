@@ -43,7 +43,8 @@ public enum CoreDataDebug {
     /// program when used on a thread that is not running the context's work
     /// (outside `perform`/`performAndWait`; a main-queue context also on the
     /// main thread), naming the entity, key and queue: Apple's
-    /// `-com.apple.CoreData.ConcurrencyDebug 1`. Off, it costs one atomic load per access.
+    /// `-com.apple.CoreData.ConcurrencyDebug 1`. Contexts made after a change
+    /// follow it; off, it costs the load of a context's stored flag per access.
     public static var concurrencyDebug: Bool {
         get { concurrencyChecks.load(ordering: .relaxed) }
         set { concurrencyChecks.store(newValue, ordering: .relaxed) }
