@@ -42,6 +42,8 @@ import Testing
             (Self.header + "<model>\n<?pi?>\n</model>", 3),
             (Self.header + "<model>\n<!-- <?no?>\n -->\n<?target data?></model>", 5),
             ("<!DOCTYPE model [<?e?>]>\n<model/>", 1),
+            ("<?xml?>itity=\u{DB}\u{BE}bd", 1),  // like the fuzzer's second input: a declaration without data
+            ("<?xml encoding=\"UTF-8\"?>\n<model/>", 1),
         ]
         for (text, line) in cases {
             let error = try #require(Self.error(Array(text.utf8)))

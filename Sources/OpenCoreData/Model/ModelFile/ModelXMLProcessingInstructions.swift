@@ -1,7 +1,8 @@
 /// Model files hold no processing instruction besides the XML declaration;
-/// FoundationXML stops the program on one without data (`<?e?>`: it reads
-/// the missing data as a C string), so the reader refuses them all before
-/// parsing (found by fuzzing the model reader, issue 19).
+/// FoundationXML stops the program on one without data (`<?e?>`, and
+/// `<?xml?>`, which libxml2 takes for one: it reads the missing data as a C
+/// string), so the reader refuses them all before parsing, and a declaration
+/// without its version too (found by fuzzing the model reader, issue 19).
 enum ModelXMLProcessingInstructions {
     /// Throws a ModelFileError naming the line of the first processing
     /// instruction of `data` (UTF-8) outside comments and CDATA sections,
@@ -10,9 +11,10 @@ enum ModelXMLProcessingInstructions {
         let bytes = [UInt8](data)
         let newline = UInt8(ascii: "\n")
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        if matches("<?xml", at: index, in: bytes), index + 5 < bytes.count,
-           " \t\r\n?".utf8.contains(bytes[index + 5]) {
-            index = skip(past: "?>", from: index + 5, in: bytes)
+        if matches("<?xml", at: index, in: bytes), index + 5 < bytes.count, " \t\r\n".utf8.contains(bytes[index + 5]) {
+            let end = skip(past: "?>", from: index + 5, in: bytes)
+            // A declaration names its version; without one, libxml2 may take it for a processing instruction.
+            if bytes[index..<end].firstRange(of: Array("version".utf8)) != nil { index = end }
         }
         var line = 1 + bytes[..<index].lazy.filter { $0 == newline }.count
         while index < bytes.count {
