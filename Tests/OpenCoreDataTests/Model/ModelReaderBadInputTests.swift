@@ -54,6 +54,24 @@ import Testing
         #expect(try ModelXMLReader.read(data: Data(commented.utf8)).entities.map(\.name) == ["A"])
     }
 
+    /// Counts, limits and kinds that are not whole numbers from 0 that fit an
+    /// Int are errors: the model fuzzer's `maxCount="1e300"` stopped the
+    /// conversion to Int (2026-11-24, 100,710 executions into a run).
+    @Test func countsThatAreNotWholeNumbersAreErrors() throws {
+        let relationship = #"<entity name="A"><relationship name="r" destinationEntity="A" toMany="YES" %@/></entity>"#
+        for count in [#"maxCount="1e300""#, #"minCount="-1""#, #"maxCount="nan""#, #"minCount="inf""#] {
+            let text = Self.header + "<model>" + relationship.replacingOccurrences(of: "%@", with: count) + "</model>"
+            let error = try #require(Self.error(Array(text.utf8)), "\(count)")
+            #expect(error.message.contains("is not a count"), "\(error.message)")
+        }
+        let request = #"<fetchRequest name="all" entity="A" fetchLimit="1e30"/>"#
+        let text = Self.header + #"<model><entity name="A"/>"# + request + "</model>"
+        #expect(try #require(Self.error(Array(text.utf8))).message.contains("fetchLimit"))
+        let fine = Self.header + "<model>" + relationship.replacingOccurrences(of: "%@", with: #"maxCount="3""#) + "</model>"
+        let model = try ModelXMLReader.read(data: Data(fine.utf8))
+        #expect(model.entitiesByName["A"]?.relationshipsByName["r"]?.maxCount == 3)
+    }
+
     /// A document declared in another encoding Foundation decodes, or in
     /// UTF-16, is transcoded to UTF-8 before parsing, so it still reads.
     @Test func documentsInOtherEncodingsStillRead() throws {

@@ -375,8 +375,8 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
             relationship.deleteRule = known
         }
         let toMany = flag(a["toMany"])
-        relationship.minCount = try a["minCount"].map { Int(try number($0, "minCount", name)) } ?? 0
-        relationship.maxCount = try a["maxCount"].map { Int(try number($0, "maxCount", name)) } ?? (toMany ? 0 : 1)
+        relationship.minCount = try a["minCount"].map { try count($0, "minCount", name) } ?? 0
+        relationship.maxCount = try a["maxCount"].map { try count($0, "maxCount", name) } ?? (toMany ? 0 : 1)
         if toMany && relationship.maxCount == 1 {
             throw fail("A to-many relationship with maxCount 1 can't be told from a to-one; remove maxCount or toMany.", property: name)
         }
@@ -395,9 +395,9 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
     private func readFetchRequest(_ a: [String: String]) throws -> FetchRequestDescription {
         var request = FetchRequestDescription(entityName: try required(a, "entity", of: "fetch request"),
                                               predicateFormat: a["predicateString"])
-        request.resultType = try a["resultType"].map { UInt(try number($0, "resultType", nil)) }
-        request.fetchLimit = try a["fetchLimit"].map { Int(try number($0, "fetchLimit", nil)) }
-        request.fetchBatchSize = try a["fetchBatchSize"].map { Int(try number($0, "fetchBatchSize", nil)) }
+        request.resultType = try a["resultType"].map { UInt(try count($0, "resultType", nil)) }
+        request.fetchLimit = try a["fetchLimit"].map { try count($0, "fetchLimit", nil) }
+        request.fetchBatchSize = try a["fetchBatchSize"].map { try count($0, "fetchBatchSize", nil) }
         request.includesSubentities = a["includeSubentities"].map(flag)
         request.includesPropertyValues = a["includePropertyValues"].map(flag)
         request.includesPendingChanges = a["includesPendingChanges"].map(flag)
@@ -424,6 +424,16 @@ final class ModelXMLReader: NSObject, XMLParserDelegate {
             throw fail("\(key) '\(text)' is not a number.", property: propertyName)
         }
         return value
+    }
+
+    /// A count, limit or kind: a number whose whole part is at least 0 and
+    /// fits an Int (the fuzzer's `maxCount="1e300"` stopped the conversion).
+    private func count(_ text: String, _ key: String, _ propertyName: String?) throws -> Int {
+        let value = try number(text, key, propertyName)
+        guard value.isFinite, let whole = Int(exactly: value.rounded(.towardZero)), whole >= 0 else {
+            throw fail("\(key) '\(text.prefix(40))' is not a count (a whole number from 0).", property: propertyName)
+        }
+        return whole
     }
 
     private func required(_ a: [String: String], _ key: String, of element: String, property: String? = nil) throws -> String {
