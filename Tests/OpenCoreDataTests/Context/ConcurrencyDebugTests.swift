@@ -50,7 +50,8 @@ import Testing
 
     /// Switched on as Apple's: the launch argument, or the environment for servers.
     @Test func switchedOnByTheLaunchArgumentOrTheEnvironment() {
-        let argument = CoreDataDebug.concurrencyDebugArgument, variable = CoreDataDebug.concurrencyDebugEnvironmentVariable
+        let argument = CoreDataDebug.concurrencyDebugArgument
+        let variable = CoreDataDebug.concurrencyDebugEnvironmentVariable
         #expect(argument == "-com.apple.CoreData.ConcurrencyDebug")
         #expect(CoreDataDebug.level(argument: argument, environmentVariable: variable,
                                     arguments: ["app", argument, "1"], environment: [:]) == 1)

@@ -67,7 +67,8 @@ import Testing
         let request = #"<fetchRequest name="all" entity="A" fetchLimit="1e30"/>"#
         let text = Self.header + #"<model><entity name="A"/>"# + request + "</model>"
         #expect(try #require(Self.error(Array(text.utf8))).message.contains("fetchLimit"))
-        let fine = Self.header + "<model>" + relationship.replacingOccurrences(of: "%@", with: #"maxCount="3""#) + "</model>"
+        let three = relationship.replacingOccurrences(of: "%@", with: #"maxCount="3""#)
+        let fine = Self.header + "<model>" + three + "</model>"
         let model = try ModelXMLReader.read(data: Data(fine.utf8))
         #expect(model.entitiesByName["A"]?.relationshipsByName["r"]?.maxCount == 3)
     }

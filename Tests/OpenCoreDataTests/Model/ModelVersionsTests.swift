@@ -37,7 +37,8 @@ import Testing
 
     /// isConfiguration(withName:compatibleWithStoreMetadata:) compares the
     /// configuration's entity hashes with the store's
-    /// (https://developer.apple.com/documentation/coredata/nsmanagedobjectmodel/isconfiguration(withname:compatiblewithstoremetadata:)).
+    /// (Apple's documentation, https://developer.apple.com/documentation/coredata/nsmanagedobjectmodel/
+    /// isconfiguration(withname:compatiblewithstoremetadata:)).
     @Test func aConfigurationIsCompatibleOnlyWithItsOwnHashes() throws {
         let versions = try ModelVersionBundle(url: Self.bundleURL).allVersions()
         let (old, new) = (versions[0].model, versions[1].model)

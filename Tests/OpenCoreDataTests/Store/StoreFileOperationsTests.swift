@@ -5,12 +5,11 @@ import Testing
 
 /// The coordinator's operations on whole stores, with Apple's signatures
 /// (both the `type:` StoreType and the older `ofType:`/`withType:` String
-/// spellings), from Apple's documentation:
-/// https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/metadataforpersistentstore(oftype:at:options:)
-/// https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/setmetadata(_:for:)
-/// https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/replacepersistentstore(at:destinationoptions:withpersistentstorefrom:sourceoptions:type:)
-/// https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/destroypersistentstore(at:type:options:)
-/// https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/migratepersistentstore(_:to:options:type:)
+/// spellings), from Apple's documentation, the pages under
+/// https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/ named
+/// metadataforpersistentstore(oftype:at:options:), setmetadata(_:for:),
+/// replacepersistentstore(at:destinationoptions:withpersistentstorefrom:sourceoptions:type:),
+/// destroypersistentstore(at:type:options:) and migratepersistentstore(_:to:options:type:)
 /// (the member list with both spellings: https://onestack.dev/ios-reference/CoreData/NSPersistentStoreCoordinator).
 @Suite struct StoreFileOperationsTests {
     /// A SQLite store at a new URL holding a box "b" with the things "t0"…"t2" in that order.
