@@ -31,16 +31,37 @@ extension NSManagedObjectContext {
         // A resolved conflict changes the objects; the save is planned again
         // (each resolution moves the objects to the store's current versions,
         // so only a record saved again in between conflicts once more).
+        var violation: StoreConstraintViolation?
         for attempt in 1... {
+            let constraintConflicts = try constraintConflicts()
+            if !constraintConflicts.isEmpty {
+                guard attempt < 10 else {
+                    throw NSError.coreData(NSManagedObjectConstraintMergeError,
+                                           NSMergePolicy.describe(constraintConflicts),
+                                           userInfo: ["conflictList": constraintConflicts])
+                }
+                try resolve(constraintConflicts)
+                violation = nil
+                continue
+            }
+            if let violation {
+                // The store refused a record the context finds no conflict for: a constraint it enforces
+                // differently (another model's index, say).
+                throw NSError.coreData(NSManagedObjectConstraintMergeError, violation.message)
+            }
             let plan = try SavePlan(context: self, coordinator: coordinator)
             do {
                 let rows = try write(plan, with: coordinator)
                 commit(plan, rows: rows)
                 return
             } catch let conflict as StoreVersionConflict where attempt < 10 {
-                try resolve(conflict)
+                try resolve(conflict.records.compactMap { record in
+                    registered[record.objectID].map { NSMergeConflict(object: $0, persisted: record.persisted) }
+                })
             } catch is StoreVersionConflict {
                 throw NSError.coreData(NSManagedObjectMergeError, "The records kept changing while this context saved.")
+            } catch let refused as StoreConstraintViolation where attempt < 10 {
+                violation = refused
             }
         }
     }
@@ -59,12 +80,10 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// Resolves the version conflicts a store found with `mergePolicy`;
-    /// throws what the policy throws (NSManagedObjectMergeError for the error policy).
-    private func resolve(_ conflict: StoreVersionConflict) throws {
-        let conflicts = conflict.records.compactMap { record in
-            registered[record.objectID].map { NSMergeConflict(object: $0, persisted: record.persisted) }
-        }
+    /// Resolves the conflicts a save found (version conflicts, or uniqueness-constraint conflicts) with
+    /// `mergePolicy`; throws what the policy throws (NSManagedObjectMergeError or
+    /// NSManagedObjectConstraintMergeError for the error policy).
+    private func resolve(_ conflicts: [Any]) throws {
         let policy = mergePolicy as? NSMergePolicy ?? .error
         try policy.resolve(mergeConflicts: conflicts)
         propagateDeletes()

@@ -46,9 +46,28 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
     public static let rollback = NSMergePolicy(merge: .rollbackMergePolicyType)
 
     /// Resolves the conflicts of one save: hands the optimistic locking
-    /// conflicts to `resolve(optimisticLockingConflicts:)`. Throws to fail the save.
+    /// conflicts to `resolve(optimisticLockingConflicts:)`, then the
+    /// uniqueness-constraint conflicts to `resolve(constraintConflicts:)`, as
+    /// Core Data does. Throws to fail the save.
     open func resolve(mergeConflicts list: [Any]) throws {
-        try resolve(optimisticLockingConflicts: list.compactMap { $0 as? NSMergeConflict })
+        let locking = list.compactMap { $0 as? NSMergeConflict }
+        let constraints = list.compactMap { $0 as? NSConstraintConflict }
+        if !locking.isEmpty || constraints.isEmpty { try resolve(optimisticLockingConflicts: locking) }
+        if !constraints.isEmpty { try resolve(constraintConflicts: constraints) }
+    }
+
+    /// Resolves uniqueness-constraint conflicts by the policy's type; the
+    /// error policy throws NSManagedObjectConstraintMergeError (133021) with
+    /// the conflicts under "conflictList". The other policies keep one
+    /// object per conflict (the stored record's, for a database-level one)
+    /// and delete the others after moving their relationships to it; see
+    /// `resolveByType(_:)` for what each keeps.
+    open func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
+        guard mergeType != .errorMergePolicyType else {
+            throw NSError.coreData(NSManagedObjectConstraintMergeError, Self.describe(list),
+                                   userInfo: ["conflictList": list])
+        }
+        for conflict in list { resolveByType(conflict) }
     }
 
     /// Resolves optimistic locking conflicts by the policy's type, changing

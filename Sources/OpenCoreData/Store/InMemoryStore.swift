@@ -70,7 +70,33 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
             new.version = 1
             next[snapshot.objectID.entity.name ?? "", default: [:]][pk] = new
         }
+        try Self.refuseDuplicates(changes.inserted + changes.updated, in: next)
         records = next
+    }
+
+    /// Throws when a saved record shares a uniqueness constraint's values with another record, as SQLite's unique
+    /// indexes do. Costs a pass over the records of each constrained entity the save writes.
+    private static func refuseDuplicates(_ saved: [StoreSnapshot], in records: [String: [Int64: StoreSnapshot]]) throws {
+        var keys: [UniquenessConstraint: Set<[ConstraintKeyPart]>] = [:]
+        for snapshot in saved {
+            for constraint in UniquenessConstraint.all(for: snapshot.objectID.entity) {
+                guard let key = UniquenessConstraint.key(constraint.names.map { snapshot[$0] }) else { continue }
+                keys[constraint, default: []].insert(key)
+            }
+        }
+        for (constraint, saving) in keys {
+            var seen = Set<[ConstraintKeyPart]>()
+            for entity in tree(of: constraint.scope) {
+                for record in (records[entity.name ?? ""] ?? [:]).values {
+                    guard let key = UniquenessConstraint.key(constraint.names.map { record[$0] }),
+                          saving.contains(key) else { continue }
+                    guard seen.insert(key).inserted else {
+                        throw StoreConstraintViolation(message: "The in-memory store already holds a "
+                            + "\(constraint.scope.name ?? "") with the same \(constraint.names.joined(separator: ", ")).")
+                    }
+                }
+            }
+        }
     }
 
     func record(for id: NSManagedObjectID) -> StoreSnapshot? {

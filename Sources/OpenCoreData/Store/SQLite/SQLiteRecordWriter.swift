@@ -36,12 +36,13 @@ struct SQLiteRecordWriter {
             stale.append(id)
         }
         var statements: [RowStatement.Key: RowStatement] = [:]
-        for snapshot in changes.inserted {
-            _ = try write(snapshot, with: rowStatement(for: snapshot, inserting: true, &statements))
-        }
+        // Updates before inserts: a record may give up a unique value that a new record takes.
         for snapshot in changes.updated
         where try !write(snapshot, with: rowStatement(for: snapshot, inserting: false, &statements)) {
             stale.append(snapshot.objectID)
+        }
+        for snapshot in changes.inserted {
+            _ = try write(snapshot, with: rowStatement(for: snapshot, inserting: true, &statements))
         }
         stale += try changedElsewhere(changes.lockedVersions)
         guard stale.isEmpty else { return stale }

@@ -154,7 +154,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         do {
             try translatingErrors {
                 try database.write { db in
-                    let stale = try SQLiteRecordWriter(mapping: mapping, db: db, files: files).apply(changes)
+                    let stale = try Self.refusingDuplicates {
+                        try SQLiteRecordWriter(mapping: mapping, db: db, files: files).apply(changes)
+                    }
                     // Thrown to roll the transaction back; the current records are read after it.
                     guard stale.isEmpty else { throw StaleRecords(ids: stale) }
                     if metadataChanged { try SQLiteMetadata.write(metadata, db) }
@@ -246,6 +248,15 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// or NSPersistentStoreTimeoutError when the database stayed locked; a
     /// value GRDB could not convert, which only a damaged file holds, into
     /// NSPersistentStoreOpenError, 134080).
+    /// `body`, with a unique index's refusal as a `StoreConstraintViolation` for the context to resolve.
+    private static func refusingDuplicates<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw StoreConstraintViolation(message: "SQLite refused a duplicate: \(error.message ?? "\(error)")")
+        }
+    }
+
     func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
