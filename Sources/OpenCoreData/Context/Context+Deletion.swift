@@ -71,6 +71,9 @@ extension NSManagedObjectContext {
     func endEvent() {
         let finished = event
         event = ContextEvent()
+        if let undoManager, undoManager.isUndoRegistrationEnabled, !finished.isEmpty {
+            registerUndo(of: finished, with: undoManager)
+        }
         for object in finished.changed.objects { object.eventBaseline = nil }
         guard !finished.isEmpty else { return }
         func live(_ set: ManagedObjectSet) -> Set<NSManagedObject> { Set(set.objects) }

@@ -258,6 +258,7 @@ extension NSManagedObjectContext {
         deleted = ManagedObjectSet()
         lockedObjects = ManagedObjectSet()
         event = ContextEvent()
+        undoManager?.removeAllActions()
         restored.forEach { event.refreshed.append($0) }
         discarded.forEach { event.invalidated.append($0) }
         endEvent()
@@ -276,6 +277,7 @@ extension NSManagedObjectContext {
         pendingDeletes = []
         lockedObjects = ManagedObjectSet()
         event = ContextEvent()
+        undoManager?.removeAllActions()
         guard !all.isEmpty else { return }
         NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self,
                                         userInfo: [NSInvalidatedAllObjectsKey: all.map(\.objectID)])

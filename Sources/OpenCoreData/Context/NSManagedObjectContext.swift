@@ -97,6 +97,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// or only when saving.
     public var propagatesDeletesAtEndOfEvent = true
 
+    /// The undo manager that records the context's changes, a group per event (`processPendingChanges()`);
+    /// nil (the default, as on iOS) records nothing and costs nothing. See `undo()`.
+    public var undoManager: UndoManager?
+
     /// Whether the context keeps every registered object alive (false, the
     /// default, as in Core Data: unchanged objects live only as long as the
     /// application or another object references them; objects with unsaved
