@@ -9,10 +9,10 @@ extension NSManagedObjectContext {
     func loadRow(for objectID: NSManagedObjectID) throws -> StoreRowCache.Row? {
         if let parent { return askParent(parent) { parent.rowsForChild([objectID], self) }[ObjectKey(objectID)] }
         guard let store = objectID.persistentStore, let coordinator = persistentStoreCoordinator else { return nil }
-        if let row = coordinator.rowCache.row(for: objectID, maxAge: stalenessInterval) { return row }
+        if let row = readCache(coordinator).row(for: objectID, maxAge: stalenessInterval) { return row }
         // Cached inside the store access, so that no save can come between the read and its caching.
-        return try coordinator.performStoreAccess {
-            try store.snapshots(for: [objectID])[objectID].map(coordinator.rowCache.rememberRead)
+        return try readStores(coordinator) { cache in
+            try store.snapshots(for: [objectID])[objectID].map(cache.rememberRead)
         }
     }
 
@@ -41,12 +41,13 @@ extension NSManagedObjectContext {
     func fulfillFaults(_ objects: [NSManagedObject]) {
         guard let coordinator = persistentStoreCoordinator else { return }
         var faults: [NSManagedObject] = []
+        let cache = readCache(coordinator)
         for object in objects where object.isFault && object.managedObjectContext === self
             && (parent != nil || object.objectID.persistentStore != nil) {
             if parent != nil, let row = object.committedRow {
                 fulfill(object, with: row)
             } else if parent == nil,
-                      let row = coordinator.rowCache.row(for: object.objectID, maxAge: stalenessInterval) {
+                      let row = cache.row(for: object.objectID, maxAge: stalenessInterval) {
                 fulfill(object, with: row)
             } else {
                 faults.append(object)
@@ -66,13 +67,13 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { return [:] }
         var rows: [ObjectKey: StoreRowCache.Row] = [:]
         for batch in stride(from: 0, to: ids.count, by: 1000).map({ ids[$0..<min($0 + 1000, ids.count)] }) {
-            let read = try? coordinator.performStoreAccess {
+            let read = try? readStores(coordinator) { cache in
                 let snapshots = try Dictionary(grouping: batch.filter { $0.persistentStore != nil },
                                                by: { ObjectIdentifier($0.persistentStore!) }).values
                     .reduce(into: [StoreSnapshot]()) { all, ids in
                         all += try ids[0].persistentStore!.snapshots(for: ids).values
                     }
-                return coordinator.rowCache.rememberRead(contentsOf: snapshots)
+                return cache.rememberRead(contentsOf: snapshots)
             }
             for row in read ?? [] { rows[row.snapshot.objectID] = row }
         }
@@ -112,7 +113,7 @@ extension NSManagedObjectContext {
         }
         for ids in byStore.values {
             let store = ids[0].persistentStore!
-            let read = (try? coordinator.performStoreAccess { try store.destinations(of: ids, via: relationship) })
+            let read = try? readStores(coordinator) { _ in try store.destinations(of: ids, via: relationship) }
             result.merge(read ?? [:]) { first, _ in first }
         }
         return result

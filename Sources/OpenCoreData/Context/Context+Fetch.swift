@@ -85,7 +85,7 @@ extension NSManagedObjectContext {
         }
         if !merges, parent == nil, stores.count == 1, let coordinator = persistentStoreCoordinator {
             try FetchKeyPathCheck.check(untyped, entity: entity)
-            return try coordinator.performStoreAccess {
+            return try readStores(coordinator) { _ in
                 try stores[0].count(StoreFetch(entity: entity, request: untyped, appliesWindow: true))
             }
         }
@@ -145,14 +145,14 @@ extension NSManagedObjectContext {
             return try selectFromParent(parent, request, appliesWindow: appliesWindow)
         }
         guard let coordinator = persistentStoreCoordinator else { return Selection(ids: StoreObjectIDs([])) }
-        return try coordinator.performStoreAccess {
+        return try readStores(coordinator) { cache in
             let results = try stores.map {
                 try $0.execute(StoreFetch(entity: entity, request: request, appliesWindow: appliesWindow))
             }
             let ids = results.count == 1 ? results[0].ids : StoreObjectIDs(results.flatMap(\.ids))
             guard results.allSatisfy({ !$0.records.isEmpty || $0.ids.isEmpty }) else { return Selection(ids: ids) }
             let records = results.count == 1 ? results[0].records : results.flatMap(\.records)
-            return Selection(ids: ids, rows: coordinator.rowCache.rememberRead(contentsOf: records))
+            return Selection(ids: ids, rows: cache.rememberRead(contentsOf: records))
         }
     }
 
@@ -246,8 +246,9 @@ extension NSManagedObjectContext {
         copy.resultType = .managedObjectIDResultType
         let ids = try fetchObjects(copy).map(\.objectID)
         let entity = resolveEntity(of: request)
-        return try persistentStoreCoordinator?.performStoreAccess {
+        guard let coordinator = persistentStoreCoordinator else { return [] }
+        return try readStores(coordinator) { _ in
             try DictionaryResults.dictionaries(StoreRowLoader().rows(ids), request: request, entity: entity)
-        } ?? []
+        }
     }
 }

@@ -52,6 +52,8 @@ extension NSManagedObjectContext {
     /// Costs one store read per refreshed object.
     public func mergeChanges(fromContextDidSave notification: Notification) {
         if parent != nil { adoptPendingPermanentIDs() }
+        // A pinned context moves to the generation that holds the merged changes.
+        advanceQueryGeneration()
         let info = notification.userInfo ?? [:]
         func ids(_ key: String) -> [NSManagedObjectID] {
             if let objects = info[key] as? Set<NSManagedObject> { return objects.map(\.objectID) }

@@ -53,6 +53,7 @@ extension NSManagedObjectContext {
             do {
                 let rows = try write(plan, with: coordinator)
                 commit(plan, rows: rows)
+                advanceQueryGeneration()
                 return
             } catch let conflict as StoreVersionConflict where attempt < 10 {
                 try resolve(conflict.records.compactMap { record in
@@ -278,6 +279,7 @@ extension NSManagedObjectContext {
         lockedObjects = ManagedObjectSet()
         event = ContextEvent()
         undoManager?.removeAllActions()
+        advanceQueryGeneration()
         guard !all.isEmpty else { return }
         NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self,
                                         userInfo: [NSInvalidatedAllObjectsKey: all.map(\.objectID)])

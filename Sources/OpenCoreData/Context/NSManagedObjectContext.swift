@@ -97,6 +97,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// or only when saving.
     public var propagatesDeletesAtEndOfEvent = true
 
+    /// The query generation the context reads at (`NSQueryGenerationToken.current` until its next read takes
+    /// one); nil when it reads the stores' current data.
+    var queryGeneration: NSQueryGenerationToken?
+
     /// The undo manager that records the context's changes, a group per event (`processPendingChanges()`);
     /// nil (the default, as on iOS) records nothing and costs nothing. See `undo()`.
     public var undoManager: UndoManager?

@@ -36,7 +36,7 @@ struct SQLiteFetchExecution {
         guard let entity = store.mapping.entity(fetch.entity) else { return 0 }
         let plan = plan(entity, sorted: false)
         guard !plan.inMemory else { return try run().ids.count }
-        return try store.database.read { db in
+        return try store.reader.read { db in
             try Int.fetchOne(db.makeStatement(sql: "SELECT COUNT(*) FROM (\(plan.sql))"), arguments: StatementArguments(plan.arguments)) ?? 0
         }
     }
@@ -51,7 +51,7 @@ struct SQLiteFetchExecution {
         // Prefetching selects the rows' columns too, so the records come with
         // the IDs instead of from a second pass over the result's keys.
         if prefetches { plan.sql = Self.selectIDs + ", t0.*" + plan.sql.dropFirst(Self.selectIDs.count) }
-        let (keys, snapshots) = try store.database.read { db in
+        let (keys, snapshots) = try store.reader.read { db in
             var keys = SelectedKeys()
             var snapshots: [StoreSnapshot] = []
             let reader = SQLiteRecordReader(store: store, db: db)

@@ -96,6 +96,13 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     override func snapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {
+        if let pinned = Self.pinnedReads?[ObjectIdentifier(self)] {
+            // The read-ahead batches hold current rows: a pinned read takes exactly what it asks for.
+            let wanted = ids.filter { $0.storeIdentifier == identifier && $0.primaryKey != nil }
+            return try translatingErrors {
+                try pinned.read { try SQLiteRecordReader(store: self, db: $0).snapshots(for: wanted) }
+            }
+        }
         var found: [ObjectKey: StoreSnapshot] = [:]
         var missing: [NSManagedObjectID] = []
         for id in ids where id.storeIdentifier == identifier && id.primaryKey != nil {
@@ -104,7 +111,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         guard !missing.isEmpty else { return found }
         let wanted = batches.widened(missing)
         var loaded = try translatingErrors {
-            try database.read { db in try SQLiteRecordReader(store: self, db: db).snapshots(for: wanted) }
+            try reader.read { db in try SQLiteRecordReader(store: self, db: db).snapshots(for: wanted) }
         }
         for id in missing { found[id] = loaded.removeValue(forKey: ObjectKey(id)) }
         debugLog?.fulfilledFromDatabase(missing)
@@ -118,7 +125,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         let owners = ids.filter { $0.storeIdentifier == identifier && $0.primaryKey != nil }
         guard !owners.isEmpty else { return [:] }
         let byKey = try translatingErrors {
-            try database.read { db in
+            try reader.read { db in
                 try SQLiteRecordReader(store: self, db: db).destinations(of: owners.map { $0.primaryKey! }, via: relationship)
             }
         }
@@ -128,6 +135,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     override func execute(_ fetch: StoreFetch) throws -> StoreFetchResult {
+        guard Self.pinnedReads?[ObjectIdentifier(self)] == nil else {
+            return try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).run() }
+        }
         prefetched = [:]
         let start = debugLog.map { _ in SQLiteDebugLog.now() }
         let result = try translatingErrors { try SQLiteFetchExecution(store: self, fetch: fetch).run() }
@@ -248,6 +258,19 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// or NSPersistentStoreTimeoutError when the database stayed locked; a
     /// value GRDB could not convert, which only a damaged file holds, into
     /// NSPersistentStoreOpenError, 134080).
+    /// The read transactions of the query generation the current read is pinned to, by store identity.
+    @TaskLocal static var pinnedReads: [ObjectIdentifier: DatabaseSnapshot]?
+
+    /// Where reads go: the pinned generation's snapshot of this store, or the current database.
+    var reader: any DatabaseReader { Self.pinnedReads?[ObjectIdentifier(self)] ?? database }
+
+    /// A read transaction kept open on the store's current data, for a query generation; nil when the store is
+    /// not a WAL database (an in-memory SQLite store), which cannot keep one.
+    func makeGenerationSnapshot() throws -> DatabaseSnapshot? {
+        guard let pool = database as? DatabasePool else { return nil }
+        return try translatingErrors { try pool.makeSnapshot() }
+    }
+
     /// `body`, with a unique index's refusal as a `StoreConstraintViolation` for the context to resolve.
     private static func refusingDuplicates<T>(_ body: () throws -> T) throws -> T {
         do {
