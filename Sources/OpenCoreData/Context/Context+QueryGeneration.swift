@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 // Query generations: a pinned context reads the SQLite stores through read transactions kept open since its
 // generation began (WAL snapshots), and caches those rows apart from the coordinator's current ones. A save of the
@@ -25,9 +24,8 @@ extension NSManagedObjectContext {
             queryGeneration = nil
             return
         }
-        if let snapshots = generation.snapshots {
-            let stores = Set((persistentStoreCoordinator?.persistentStores ?? []).map(ObjectIdentifier.init))
-            guard snapshots.keys.allSatisfy(stores.contains) else {
+        if let kept = generation.generation {
+            guard kept.belongs(to: persistentStoreCoordinator?.persistentStores ?? []) else {
                 throw NSError.coreData(NSCoreDataError, "The query generation token was taken from other stores than "
                     + "this context's; use a token of a context of the same coordinator, or .current.")
             }
@@ -46,20 +44,14 @@ extension NSManagedObjectContext {
     /// The context's generation, taken now if it asked for the current one; nil when unpinned.
     private func pinnedGeneration() -> NSQueryGenerationToken? {
         guard let generation = queryGeneration else { return nil }
-        guard generation.snapshots == nil else { return generation }
-        guard let coordinator = persistentStoreCoordinator else { return nil }
-        let snapshots = try? coordinator.performStoreAccess {
-            var snapshots: [ObjectIdentifier: DatabaseSnapshot] = [:]
-            for case let store as SQLiteStore in coordinator.persistentStores {
-                if let snapshot = try store.makeGenerationSnapshot() { snapshots[ObjectIdentifier(store)] = snapshot }
-            }
-            return snapshots
-        }
-        guard let snapshots, !snapshots.isEmpty else {
+        guard generation.generation == nil else { return generation }
+        guard let coordinator = persistentStoreCoordinator,
+              let kept = try? coordinator.performStoreAccess({ try StoreGeneration.take(of: coordinator.persistentStores) })
+        else {
             queryGeneration = nil
             return nil
         }
-        let pinned = NSQueryGenerationToken(snapshots: snapshots)
+        let pinned = NSQueryGenerationToken(generation: kept)
         queryGeneration = pinned
         return pinned
     }
@@ -72,11 +64,9 @@ extension NSManagedObjectContext {
     /// Runs `body`, a read of the stores, inside the coordinator's store access and at the context's generation;
     /// `body` gets the row cache to remember what it reads in.
     func readStores<T>(_ coordinator: NSPersistentStoreCoordinator, _ body: (StoreRowCache) throws -> T) throws -> T {
-        guard let generation = pinnedGeneration(), let snapshots = generation.snapshots else {
+        guard let token = pinnedGeneration(), let kept = token.generation else {
             return try coordinator.performStoreAccess { try body(coordinator.rowCache) }
         }
-        return try coordinator.performStoreAccess {
-            try SQLiteStore.$pinnedReads.withValue(snapshots) { try body(generation.rowCache) }
-        }
+        return try coordinator.performStoreAccess { try kept.reading { try body(token.rowCache) } }
     }
 }
