@@ -114,7 +114,9 @@ extension NSManagedObjectContext {
                                          modifier: .direct, type: .in, options: [])
         }
         return NSCompoundPredicate(orPredicateWithSubpredicates: objects.map { object in
-            NSCompoundPredicate(andPredicateWithSubpredicates: constraint.names.map { equal($0, object.value(forKey: $0)) })
+            NSCompoundPredicate(andPredicateWithSubpredicates: constraint.names.map { name in
+                equal(name, object.value(forKey: name))
+            })
         })
     }
 }

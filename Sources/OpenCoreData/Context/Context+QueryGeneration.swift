@@ -46,7 +46,9 @@ extension NSManagedObjectContext {
         guard let generation = queryGeneration else { return nil }
         guard generation.generation == nil else { return generation }
         guard let coordinator = persistentStoreCoordinator,
-              let kept = try? coordinator.performStoreAccess({ try StoreGeneration.take(of: coordinator.persistentStores) })
+              let kept = try? coordinator.performStoreAccess({
+                  try StoreGeneration.take(of: coordinator.persistentStores)
+              })
         else {
             queryGeneration = nil
             return nil

@@ -76,7 +76,8 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
 
     /// Throws when a saved record shares a uniqueness constraint's values with another record, as SQLite's unique
     /// indexes do. Costs a pass over the records of each constrained entity the save writes.
-    private static func refuseDuplicates(_ saved: [StoreSnapshot], in records: [String: [Int64: StoreSnapshot]]) throws {
+    private static func refuseDuplicates(_ saved: [StoreSnapshot],
+                                         in records: [String: [Int64: StoreSnapshot]]) throws {
         var keys: [UniquenessConstraint: Set<[ConstraintKeyPart]>] = [:]
         for snapshot in saved {
             for constraint in UniquenessConstraint.all(for: snapshot.objectID.entity) {
@@ -91,8 +92,9 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
                     guard let key = UniquenessConstraint.key(constraint.names.map { record[$0] }),
                           saving.contains(key) else { continue }
                     guard seen.insert(key).inserted else {
+                        let names = constraint.names.joined(separator: ", ")
                         throw StoreConstraintViolation(message: "The in-memory store already holds a "
-                            + "\(constraint.scope.name ?? "") with the same \(constraint.names.joined(separator: ", ")).")
+                            + "\(constraint.scope.name ?? "") with the same \(names).")
                     }
                 }
             }

@@ -12,7 +12,8 @@ import Testing
 /// "removes everything from the undo stack" (…/nsmanagedobjectcontext/rollback()).
 @Suite struct UndoTests {
     /// A context with an undo manager whose store holds album "a" with photos p0, p1, p2; the album, loaded.
-    private static func albumWithPhotos(_ kind: TestStack.StoreKind) throws -> (NSManagedObjectContext, NSManagedObject) {
+    private static func albumWithPhotos(_ kind: TestStack.StoreKind)
+        throws -> (NSManagedObjectContext, NSManagedObject) {
         let context = try TestStack.context(TestStack.albumsModel(), kind)
         let album = try context.performAndWait { () throws in
             let album = TestStack.insert("Album", into: context, ["name": "a", "sheets": Int32(1)])
