@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -17,14 +18,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // The SQL debug log (CoreDataDebug); 1.16 for LogHandler.log(event:).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        // The @Managed and @ManagedAccessor macros (a cold build costs about two minutes more; see the commit).
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"700.0.0"),
     ],
     targets: [
         // The library. Applications import it through `OpenCoreData` below.
         .target(name: "OpenCoreDataCore",
-                dependencies: [.product(name: "GRDB", package: "GRDB.swift"),
+                dependencies: ["OpenCoreDataMacros",
+                               .product(name: "GRDB", package: "GRDB.swift"),
                                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                                .product(name: "Logging", package: "swift-log")],
                 path: "Sources/OpenCoreData"),
+        // `@Managed` properties and `@ManagedAccessor` relationship functions: Linux's `@NSManaged`.
+        .macro(name: "OpenCoreDataMacros", dependencies: [
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        ]),
         // The module applications import: re-exports the library, and by name the classes whose names
         // Foundation on Linux declares too, so that they are not ambiguous next to `import Foundation`.
         // Targets here list OpenCoreDataCore beside it: an incremental build recompiles a target when a

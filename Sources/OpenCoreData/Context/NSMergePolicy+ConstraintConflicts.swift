@@ -60,17 +60,12 @@ extension NSMergePolicy {
     private static func joinToMany(from loser: NSManagedObject, into survivor: NSManagedObject, replacing: Bool) {
         for case let relationship as NSRelationshipDescription in shared(loser, survivor) where relationship.isToMany {
             let name = relationship.name
-            if relationship.isOrdered {
-                let members = loser.mutableOrderedSetValue(forKey: name).array
-                let target = survivor.mutableOrderedSetValue(forKey: name)
-                if replacing { target.removeAllObjects() }
-                target.addObjects(from: members)
-            } else {
-                let members = loser.mutableSetValue(forKey: name).allObjects
-                let target = survivor.mutableSetValue(forKey: name)
-                if replacing { target.removeAllObjects() }
-                target.addObjects(from: members)
+            let members = ManagedRelationshipAccessors.members(of: name, of: loser)
+            if replacing {
+                let old = ManagedRelationshipAccessors.members(of: name, of: survivor)
+                ManagedRelationshipAccessors.remove(old, from: name, of: survivor)
             }
+            ManagedRelationshipAccessors.append(members, to: name, of: survivor)
         }
     }
 
@@ -78,11 +73,8 @@ extension NSMergePolicy {
     private static func detach(_ object: NSManagedObject) {
         for case let relationship as NSRelationshipDescription in object.entity.properties {
             if relationship.isToMany {
-                if relationship.isOrdered {
-                    object.mutableOrderedSetValue(forKey: relationship.name).removeAllObjects()
-                } else {
-                    object.mutableSetValue(forKey: relationship.name).removeAllObjects()
-                }
+                let members = ManagedRelationshipAccessors.members(of: relationship.name, of: object)
+                ManagedRelationshipAccessors.remove(members, from: relationship.name, of: object)
             } else if object.value(forKey: relationship.name) != nil {
                 object.setValue(nil, forKey: relationship.name)
             }

@@ -1,76 +1,44 @@
-/// A typed property of a managed object subclass, stored in the object's
-/// tracked values: Linux's replacement for `@NSManaged`.
+/// A typed property of a managed object subclass, stored in the object's tracked values: Linux's replacement for
+/// `@NSManaged` (a name the compiler reserves for the Objective-C attribute, see docs/Differences.md).
 ///
 /// ```swift
 /// final class Photo: NSManagedObject {
 ///     @Managed var name: String?
-///     @Managed var index: Int16
-///     @Managed var album: Album?
-///     @Managed var tags: NSSet?
+///     @Managed var index: Int16          // scalars read 0 for nil, as in Core Data
+/// }
+/// extension Photo {                      // Xcode's +CoreDataProperties.swift pattern
+///     @Managed public var album: Album?
+///     @Managed("path") public var location: String?
 /// }
 /// ```
 ///
-/// Reading and writing go through `value(forKey:)` and `setValue(_:forKey:)`,
-/// so faults fire, changes are tracked and inverses maintained. The key is
-/// the property's name, read once per property from the key path's
-/// description and cached; `@Managed("name")` names it explicitly. (The
-/// compiler reserves the name `NSManaged` for the Objective-C attribute, see
-/// docs/Differences.md.) Each access costs one dictionary lookup more than
-/// `value(forKey:)`.
-@propertyWrapper
-public struct Managed<Value> {
-    private let explicitKey: String?
+/// The macro turns the declaration into a computed property whose getter is `value(forKey:as:)` and whose setter
+/// is `setValue(_:forKey:)`, so faults fire, changes are tracked, types are checked and inverses maintained, in the
+/// class or in an extension; it declares nothing else. The key is the property's name, or the string given.
+@attached(accessor)
+public macro Managed() = #externalMacro(module: "OpenCoreDataMacros", type: "ManagedMacro")
 
-    /// A property whose key is its own name.
-    public init() { explicitKey = nil }
+/// A `@Managed` property stored under `key` rather than its own name.
+@attached(accessor)
+public macro Managed(_ key: String) = #externalMacro(module: "OpenCoreDataMacros", type: "ManagedMacro")
 
-    /// A property stored under `key`.
-    public init(_ key: String) { explicitKey = key }
+/// The body of one of the relationship functions Xcode declares with `@NSManaged` ("Generated accessors for …"):
+///
+/// ```swift
+/// extension Album {
+///     @ManagedAccessor public func addToPhotos(_ value: Photo)
+///     @ManagedAccessor public func removeFromPhotos(_ values: NSSet)
+///     @ManagedAccessor public func insertIntoPhotos(_ value: Photo, at idx: Int)
+///     @ManagedAccessor public func replacePhotos(at idx: Int, with value: Photo)
+/// }
+/// ```
+///
+/// Swift does not let one attribute name be both a property's accessors and a function's body, so these take
+/// their own name; `@objc(…)` goes (see docs/Porting.md). The body calls `ManagedRelationshipAccessors`.
+@attached(body)
+public macro ManagedAccessor() = #externalMacro(module: "OpenCoreDataMacros", type: "ManagedAccessorMacro")
 
-    /// Not available: the value lives in the enclosing object (see the subscript).
-    @available(*, unavailable, message: "@Managed is only available on properties of NSManagedObject subclasses")
-    public var wrappedValue: Value {
-        get { fatalError("unavailable") }
-        set { fatalError("unavailable") }
-    }
-
-    /// The property's value, read and written through the enclosing object's
-    /// `value(forKey:)` and `setValue(_:forKey:)`.
-    public static subscript<Object: NSManagedObject>(
-        _enclosingInstance object: Object,
-        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
-        storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
-    ) -> Value {
-        get {
-            let key = object[keyPath: storageKeyPath].explicitKey ?? ManagedKeys.key(for: storageKeyPath)
-            return ManagedValue.cast(object.value(forKey: key), key: key, in: object)
-        }
-        set {
-            let key = object[keyPath: storageKeyPath].explicitKey ?? ManagedKeys.key(for: storageKeyPath)
-            object.setValue(newValue, forKey: key)
-        }
-    }
-}
-
-/// Property names of `@Managed` storage key paths, cached per key path.
-enum ManagedKeys {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var cache: [AnyKeyPath: String] = [:]
-
-    static func key(for storage: AnyKeyPath) -> String {
-        if let key = lock.withLock({ cache[storage] }) { return key }
-        // The storage key path prints as `\Type._name`; the property is `name`.
-        let text = "\(storage)"
-        guard let last = text.split(separator: ".").last, last.hasPrefix("_") else {
-            preconditionFailure("Can't find the property name of \(text); write @Managed(\"name\")")
-        }
-        let key = String(last.dropFirst())
-        lock.withLock { cache[storage] = key }
-        return key
-    }
-}
-
-/// Converting a stored value to a `@Managed` property's declared type.
+/// Converting a stored value to a typed property's declared type.
 enum ManagedValue {
     static func cast<Value>(_ value: Any?, key: String, in object: NSManagedObject) -> Value {
         if let typed = value as? Value { return typed }
@@ -79,7 +47,8 @@ enum ManagedValue {
             return converted
         }
         if value == nil, let zero = zeroScalar(Value.self) { return zero }
-        preconditionFailure("Property \(key) of entity \(object.entity.name ?? "") holds \(value.map { "\(Swift.type(of: $0))" } ?? "nil"), not \(Value.self)")
+        let given = value.map { "\(Swift.type(of: $0))" } ?? "nil"
+        preconditionFailure("Property \(key) of entity \(object.entity.name ?? "") holds \(given), not \(Value.self)")
     }
 
     private static func convertInteger<Value>(_ number: any BinaryInteger, to: Value.Type) -> Value? {
