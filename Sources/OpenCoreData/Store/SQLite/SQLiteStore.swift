@@ -28,6 +28,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     private var batches = SQLiteFaultBatches()
     /// The SQL debug log, nil when it is off; set by `loadMetadata()`.
     private(set) var debugLog: SQLiteDebugLog?
+    /// The persistent history (History/SQLiteHistory.swift); nil when the store neither records nor holds one.
+    var history: SQLiteHistory?
 
     /// How many `SELECT … WHERE Z_PK IN (…)` record reads the store has run
     /// (one per table and chunk of keys); for tests of batched loading.
@@ -76,6 +78,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             try SQLiteStoreSetup.create(database, mapping: mapping, metadata: metadata)
             writtenMetadataChanges = metadataChanges
         }
+        try openHistory()
     }
 
     // MARK: Record operations
@@ -154,6 +157,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         do {
             try translatingErrors {
                 try database.write { db in
+                    history?.willSave(changes)
                     let stale = try SQLiteRecordWriter(mapping: mapping, db: db, files: files).apply(changes)
                     // Thrown to roll the transaction back; the current records are read after it.
                     guard stale.isEmpty else { throw StaleRecords(ids: stale) }

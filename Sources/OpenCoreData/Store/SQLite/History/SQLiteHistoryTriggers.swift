@@ -1,0 +1,108 @@
+import GRDB
+
+/// The temporary triggers that record persistent history on a store's
+/// writing connection (mjtsai.com/blog/?p=26353: Core Data maintains the
+/// history with SQLite triggers, so batch requests are recorded too; its
+/// triggers are not in the file, so these are `TEMP` ones, living as long as
+/// the connection).
+///
+/// Per entity table, one trigger each after INSERT, UPDATE and DELETE adds an
+/// `ACHANGE` row (primary key from `Z_PRIMARYKEY`, as Core Data hands them
+/// out). The first change of a transaction opens its `ATRANSACTION` row: the
+/// change inserts the transaction's serial into `temp.Z_HISTORYOPEN`, whose
+/// own trigger interns the strings and inserts the row. Each change costs
+/// three small statements on top of the write itself.
+enum SQLiteHistoryTriggers {
+    static func statements(mapping: SQLiteMapping, layouts: [Int: SQLiteHistoryLayout]) -> [String] {
+        var statements = [
+            "CREATE TEMP TABLE IF NOT EXISTS Z_HISTORYOPEN (Z_SERIAL INTEGER PRIMARY KEY, ZTRANSACTIONID INTEGER)",
+            beginTrigger,
+        ]
+        let byTable = Dictionary(grouping: mapping.schema.entities, by: \.table)
+        for (table, entities) in byTable.sorted(by: { $0.key < $1.key }) {
+            let tableLayouts = entities.compactMap { layouts[$0.number] }
+            guard !tableLayouts.isEmpty else { continue }
+            statements += triggers(table: table, layouts: tableLayouts)
+        }
+        return statements
+    }
+
+    /// Opens the transaction's row: interns author, bundle ID, context name and
+    /// process name in `ATRANSACTIONSTRING`, then inserts the `ATRANSACTION` row.
+    private static var beginTrigger: String {
+        let (string, transaction) = (SQLiteHistoryTables.stringEntity, SQLiteHistoryTables.transactionEntity)
+        let interned = (0..<4).map { kind in
+            """
+            INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, ZNAME) \
+            SELECT (SELECT Z_MAX + 1 FROM Z_PRIMARYKEY WHERE Z_ENT = \(string)), \(string), NSHISTORYINFO(\(kind)) \
+            WHERE NSHISTORYINFO(\(kind)) IS NOT NULL \
+            AND NOT EXISTS (SELECT 1 FROM ATRANSACTIONSTRING WHERE ZNAME = NSHISTORYINFO(\(kind))); \
+            UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ifnull((SELECT max(Z_PK) FROM ATRANSACTIONSTRING), 0)) \
+            WHERE Z_ENT = \(string);
+            """
+        }.joined(separator: " ")
+        let stringKey = { (kind: Int) in "(SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = NSHISTORYINFO(\(kind)))" }
+        return """
+            CREATE TEMP TRIGGER IF NOT EXISTS Z_HISTORYBEGIN AFTER INSERT ON Z_HISTORYOPEN BEGIN \
+            DELETE FROM Z_HISTORYOPEN WHERE Z_SERIAL <> NEW.Z_SERIAL; \(interned) \
+            UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = \(transaction); \
+            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, ZTIMESTAMP, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS) \
+            SELECT Z_MAX, \(transaction), NSHISTORYNOW(), \(stringKey(0)), \(stringKey(1)), \(stringKey(2)), \
+            \(stringKey(3)) FROM Z_PRIMARYKEY WHERE Z_ENT = \(transaction); \
+            UPDATE Z_HISTORYOPEN SET ZTRANSACTIONID = (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(transaction)) \
+            WHERE Z_SERIAL = NEW.Z_SERIAL; END
+            """
+    }
+
+    private static func triggers(table: String, layouts: [SQLiteHistoryLayout]) -> [String] {
+        let tombstones = layouts.map(\.tombstones.count).max() ?? 0
+        let tombstoneColumns = (0..<tombstones).map { ", ZTOMBSTONE\($0)" }.joined()
+        let tombstoneValues = (0..<tombstones).map { index in
+            ", " + byEntity(layouts, row: "OLD") { $0.tombstones.count > index ? "OLD.\($0.tombstones[index].column)" : nil }
+        }.joined()
+        let columns = byEntity(layouts, row: "NEW") { columnsExpression($0) }
+        return [
+            trigger(table, "INSERT", type: 0, row: "NEW", columns: "", values: ""),
+            trigger(table, "UPDATE", type: 1, row: "NEW", columns: ", ZCOLUMNS", values: ", " + columns),
+            trigger(table, "DELETE", type: 2, row: "OLD", columns: tombstoneColumns, values: tombstoneValues),
+        ]
+    }
+
+    private static func trigger(_ table: String, _ event: String, type: Int, row: String,
+                                columns: String, values: String) -> String {
+        let change = SQLiteHistoryTables.changeEntity
+        return """
+            CREATE TEMP TRIGGER IF NOT EXISTS Z_HISTORY_\(table)_\(event) AFTER \(event) ON main.\(table) \
+            FOR EACH ROW BEGIN \
+            INSERT OR IGNORE INTO Z_HISTORYOPEN (Z_SERIAL) VALUES (NSHISTORYSERIAL()); \
+            UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = \(change); \
+            INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID\(columns)) \
+            SELECT p.Z_MAX, \(change), \(type), \(row).Z_ENT, \(row).Z_PK, o.ZTRANSACTIONID\(values) \
+            FROM Z_PRIMARYKEY p, Z_HISTORYOPEN o WHERE p.Z_ENT = \(change); END
+            """
+    }
+
+    /// `CASE row.Z_ENT WHEN n THEN … END` over the entities sharing the table;
+    /// NULL for an entity `value` gives nothing for.
+    private static func byEntity(_ layouts: [SQLiteHistoryLayout], row: String,
+                                 _ value: (SQLiteHistoryLayout) -> String?) -> String {
+        let cases = layouts.compactMap { layout in value(layout).map { "WHEN \(layout.number) THEN \($0)" } }
+        return cases.isEmpty ? "NULL" : "CASE \(row).Z_ENT \(cases.joined(separator: " ")) END"
+    }
+
+    /// `NSHISTORYCOLUMNS(Z_ENT, Z_PK, byte…)`: each byte sums the bits of the
+    /// properties whose columns an update changed (`OLD.c IS NOT NEW.c`).
+    private static func columnsExpression(_ layout: SQLiteHistoryLayout) -> String {
+        var bytes: [String] = []
+        for start in stride(from: 0, to: layout.properties.count, by: 8) {
+            let bits = layout.properties[start..<min(start + 8, layout.properties.count)].enumerated()
+                .compactMap { offset, property -> String? in
+                    guard !property.columns.isEmpty else { return nil }
+                    let changed = property.columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+                    return "((\(changed)) << \(7 - offset))"
+                }
+            bytes.append(bits.isEmpty ? "0" : bits.joined(separator: " | "))
+        }
+        return "NSHISTORYCOLUMNS(\(layout.number), NEW.Z_PK\(bytes.map { ", " + $0 }.joined()))"
+    }
+}

@@ -1,0 +1,47 @@
+import GRDB
+
+extension SQLiteStore: StoreHistorySource {
+    /// Sets up the history after the file is open (``SQLiteHistory/open``).
+    func openHistory() throws {
+        history = try translatingErrors {
+            try SQLiteHistory.open(database, mapping: mapping, tracking: SQLiteHistory.isRequested(options),
+                                   readOnly: isReadOnly)
+        }
+    }
+
+    func currentHistoryNumber() throws -> Int64? {
+        guard let history else { return nil }
+        return try translatingErrors {
+            try database.read { try SQLiteHistoryReader(store: self, layouts: history.layouts, db: $0).currentNumber() }
+        }
+    }
+
+    func historyTransactions(after bound: StoreHistoryBound, withChanges: Bool) throws -> [StoreHistoryTransaction] {
+        let history = try requireHistory()
+        return try translatingErrors {
+            try database.read { db in
+                try SQLiteHistoryReader(store: self, layouts: history.layouts, db: db)
+                    .transactions(after: bound, withChanges: withChanges)
+            }
+        }
+    }
+
+    func deleteHistory(before bound: StoreHistoryBound) throws -> Int {
+        let history = try requireHistory()
+        if isReadOnly {
+            throw NSError.coreData(NSPersistentStoreSaveError, "The store at \(url?.path ?? "") is read-only.")
+        }
+        return try translatingErrors {
+            try database.write { try SQLiteHistoryReader(store: self, layouts: history.layouts, db: $0).delete(before: bound) }
+        }
+    }
+
+    private func requireHistory() throws -> SQLiteHistory {
+        guard let history else {
+            throw NSError.coreData(NSPersistentStoreOperationError,
+                                   "The store at \(url?.path ?? "") keeps no persistent history: add it with "
+                                   + "NSPersistentHistoryTrackingKey set to true.")
+        }
+        return history
+    }
+}
