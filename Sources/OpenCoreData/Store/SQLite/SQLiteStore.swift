@@ -30,6 +30,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     private(set) var debugLog: SQLiteDebugLog?
     /// The persistent history (History/SQLiteHistory.swift); nil when the store neither records nor holds one.
     var history: SQLiteHistory?
+    /// Posts remote-change notifications (History/SQLiteRemoteChangeWatcher.swift) when the options ask for them.
+    var remoteChangeWatcher: SQLiteRemoteChangeWatcher?
 
     /// How many `SELECT … WHERE Z_PK IN (…)` record reads the store has run
     /// (one per table and chunk of keys); for tests of batched loading.
