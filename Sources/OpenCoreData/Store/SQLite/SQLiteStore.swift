@@ -163,6 +163,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                     let stale = try SQLiteRecordWriter(mapping: mapping, db: db, files: files).apply(changes)
                     // Thrown to roll the transaction back; the current records are read after it.
                     guard stale.isEmpty else { throw StaleRecords(ids: stale) }
+                    try history?.recorder?.finish(db)
                     if metadataChanged { try SQLiteMetadata.write(metadata, db) }
                 }
             }
@@ -215,6 +216,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                 }
                 try db.execute(sql: "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (SELECT Z_PK FROM (\(selection.sql)))",
                                arguments: StatementArguments(values + selection.arguments))
+                try history?.recorder?.finish(db)
                 return ids
             }
         }

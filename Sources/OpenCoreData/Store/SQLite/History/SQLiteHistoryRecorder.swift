@@ -5,9 +5,12 @@ import Synchronization
 /// the SQL functions they call for what SQL cannot know (which transaction
 /// they are in, who saves, the time in Core Data's epoch, `ZCOLUMNS` bytes).
 ///
-/// Each commit or rollback bumps `serial` (GRDB reports both), so the
-/// triggers open one `ATRANSACTION` row per SQLite transaction, whoever runs
-/// it: a context's save, a batch request or plain SQL on the connection.
+/// The first change of an SQLite transaction opens its `ATRANSACTION` row and
+/// reports it here; each commit or rollback (GRDB reports both) forgets it, so
+/// the triggers open one row per transaction, whoever runs it: a context's
+/// save, a batch request or plain SQL on the connection. Change keys are
+/// counted here from the largest in use; `finish(_:)` writes the last one to
+/// `Z_PRIMARYKEY`, and the next transaction's first change does it too.
 final class SQLiteHistoryRecorder: TransactionObserver, @unchecked Sendable {
     /// What the next transaction records about who made it, and the to-many
     /// relationships each saved row changed (they live outside the row, so the
@@ -18,8 +21,11 @@ final class SQLiteHistoryRecorder: TransactionObserver, @unchecked Sendable {
     }
 
     private struct State {
-        var serial: Int64 = 1
         var save = Save()
+        /// The open transaction's `ATRANSACTION.Z_PK`, once its first change opened it.
+        var transaction: Int64?
+        /// The last `ACHANGE.Z_PK` handed out in the open transaction.
+        var lastChange: Int64 = 0
     }
 
     private let state = Mutex(State())
@@ -42,8 +48,24 @@ final class SQLiteHistoryRecorder: TransactionObserver, @unchecked Sendable {
 
     /// Registers the functions on `db` (the writing connection) and observes its transactions.
     func register(in db: Database) {
-        db.add(function: DatabaseFunction("NSHISTORYSERIAL", argumentCount: 0, pure: false) { [self] _ in
-            state.withLock { $0.serial }
+        // The open transaction's number, NULL before its first change.
+        db.add(function: DatabaseFunction("NSHISTORYTRANSACTION", argumentCount: 0, pure: false) { [self] _ in
+            state.withLock { $0.transaction }
+        })
+        // NSHISTORYOPENED(transaction, last change key): the begin trigger's report.
+        db.add(function: DatabaseFunction("NSHISTORYOPENED", argumentCount: 2, pure: false) { [self] values in
+            state.withLock {
+                $0.transaction = Int64.fromDatabaseValue(values[0])
+                $0.lastChange = Int64.fromDatabaseValue(values[1]) ?? 0
+            }
+            return nil
+        })
+        // The next change's key: counted here instead of an UPDATE of Z_PRIMARYKEY per change.
+        db.add(function: DatabaseFunction("NSHISTORYNEXTCHANGE", argumentCount: 0, pure: false) { [self] _ in
+            state.withLock { state in
+                state.lastChange += 1
+                return state.lastChange
+            }
         })
         db.add(function: DatabaseFunction("NSHISTORYNOW", argumentCount: 0, pure: false) { _ in
             Date().timeIntervalSinceReferenceDate
@@ -78,9 +100,14 @@ final class SQLiteHistoryRecorder: TransactionObserver, @unchecked Sendable {
     func databaseDidRollback(_ db: Database) { endTransaction() }
 
     private func endTransaction() {
-        state.withLock {
-            $0.serial += 1
-            $0.save = Save()
-        }
+        state.withLock { $0 = State() }
+    }
+
+    /// Records in `Z_PRIMARYKEY` the change keys the open transaction handed
+    /// out, so that Core Data continues after them; call before it commits.
+    func finish(_ db: Database) throws {
+        guard let last = state.withLock({ $0.transaction == nil ? nil : $0.lastChange }) else { return }
+        try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_ENT = ?",
+                       arguments: [last, SQLiteHistoryTables.changeEntity])
     }
 }

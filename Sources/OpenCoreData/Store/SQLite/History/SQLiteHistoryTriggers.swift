@@ -7,17 +7,16 @@ import GRDB
 /// the connection).
 ///
 /// Per entity table, one trigger each after INSERT, UPDATE and DELETE adds an
-/// `ACHANGE` row (primary key from `Z_PRIMARYKEY`, as Core Data hands them
-/// out). The first change of a transaction opens its `ATRANSACTION` row: the
-/// change inserts the transaction's serial into `temp.Z_HISTORYOPEN`, whose
-/// own trigger interns the strings and inserts the row. Each change costs
-/// three small statements on top of the write itself.
+/// `ACHANGE` row, its key and transaction counted by ``SQLiteHistoryRecorder``.
+/// The first change of a transaction opens its `ATRANSACTION` row: it takes
+/// the transaction's number from `Z_PRIMARYKEY`, and a trigger on that update
+/// interns the strings, inserts the row and reports it. Each later change
+/// costs one INSERT on top of the write itself, and an UPDATE that changes
+/// nothing. (A temporary table written per change cost a page set up per
+/// change: SQLite begins the empty temporary database anew for each statement.)
 enum SQLiteHistoryTriggers {
     static func statements(mapping: SQLiteMapping, layouts: [Int: SQLiteHistoryLayout]) -> [String] {
-        var statements = [
-            "CREATE TEMP TABLE IF NOT EXISTS Z_HISTORYOPEN (Z_SERIAL INTEGER PRIMARY KEY, ZTRANSACTIONID INTEGER)",
-            beginTrigger,
-        ]
+        var statements = [beginTrigger]
         let byTable = Dictionary(grouping: mapping.schema.entities, by: \.table)
         for (table, entities) in byTable.sorted(by: { $0.key < $1.key }) {
             let tableLayouts = entities.compactMap { layouts[$0.number] }
@@ -27,10 +26,14 @@ enum SQLiteHistoryTriggers {
         return statements
     }
 
-    /// Opens the transaction's row: interns author, bundle ID, context name and
-    /// process name in `ATRANSACTIONSTRING`, then inserts the `ATRANSACTION` row.
+    /// Opens the transaction's row once its number was taken from
+    /// `Z_PRIMARYKEY`: interns author, bundle ID, context name and process
+    /// name in `ATRANSACTIONSTRING`, inserts the `ATRANSACTION` row, brings the
+    /// change keys' `Z_MAX` up to the largest key in use (a batch request of the
+    /// previous transaction did not), and reports both to the recorder.
     private static var beginTrigger: String {
         let (string, transaction) = (SQLiteHistoryTables.stringEntity, SQLiteHistoryTables.transactionEntity)
+        let change = SQLiteHistoryTables.changeEntity
         let interned = (0..<4).map { kind in
             """
             INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, ZNAME) \
@@ -43,14 +46,14 @@ enum SQLiteHistoryTriggers {
         }.joined(separator: " ")
         let stringKey = { (kind: Int) in "(SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = NSHISTORYINFO(\(kind)))" }
         return """
-            CREATE TEMP TRIGGER IF NOT EXISTS Z_HISTORYBEGIN AFTER INSERT ON Z_HISTORYOPEN BEGIN \
-            DELETE FROM Z_HISTORYOPEN WHERE Z_SERIAL <> NEW.Z_SERIAL; \(interned) \
-            UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = \(transaction); \
+            CREATE TEMP TRIGGER IF NOT EXISTS Z_HISTORYBEGIN AFTER UPDATE OF Z_MAX ON main.Z_PRIMARYKEY \
+            FOR EACH ROW WHEN NEW.Z_ENT = \(transaction) AND NSHISTORYTRANSACTION() IS NULL BEGIN \(interned) \
             INSERT INTO ATRANSACTION (Z_PK, Z_ENT, ZTIMESTAMP, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS) \
-            SELECT Z_MAX, \(transaction), NSHISTORYNOW(), \(stringKey(0)), \(stringKey(1)), \(stringKey(2)), \
-            \(stringKey(3)) FROM Z_PRIMARYKEY WHERE Z_ENT = \(transaction); \
-            UPDATE Z_HISTORYOPEN SET ZTRANSACTIONID = (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(transaction)) \
-            WHERE Z_SERIAL = NEW.Z_SERIAL; END
+            VALUES (NEW.Z_MAX, \(transaction), NSHISTORYNOW(), \(stringKey(0)), \(stringKey(1)), \(stringKey(2)), \
+            \(stringKey(3))); \
+            UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ifnull((SELECT max(Z_PK) FROM ACHANGE), 0)) \
+            WHERE Z_ENT = \(change); \
+            SELECT NSHISTORYOPENED(NEW.Z_MAX, (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(change))); END
             """
     }
 
@@ -70,16 +73,15 @@ enum SQLiteHistoryTriggers {
 
     private static func trigger(_ table: String, _ event: String, type: Int, row: String,
                                 columns: String, values: String) -> String {
-        let change = SQLiteHistoryTables.changeEntity
-        return """
-            CREATE TEMP TRIGGER IF NOT EXISTS Z_HISTORY_\(table)_\(event) AFTER \(event) ON main.\(table) \
-            FOR EACH ROW BEGIN \
-            INSERT OR IGNORE INTO Z_HISTORYOPEN (Z_SERIAL) VALUES (NSHISTORYSERIAL()); \
-            UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = \(change); \
-            INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID\(columns)) \
-            SELECT p.Z_MAX, \(change), \(type), \(row).Z_ENT, \(row).Z_PK, o.ZTRANSACTIONID\(values) \
-            FROM Z_PRIMARYKEY p, Z_HISTORYOPEN o WHERE p.Z_ENT = \(change); END
-            """
+        """
+        CREATE TEMP TRIGGER IF NOT EXISTS Z_HISTORY_\(table)_\(event) AFTER \(event) ON main.\(table) \
+        FOR EACH ROW BEGIN \
+        UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 \
+        WHERE Z_ENT = \(SQLiteHistoryTables.transactionEntity) AND NSHISTORYTRANSACTION() IS NULL; \
+        INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID\(columns)) \
+        VALUES (NSHISTORYNEXTCHANGE(), \(SQLiteHistoryTables.changeEntity), \(type), \(row).Z_ENT, \(row).Z_PK, \
+        NSHISTORYTRANSACTION()\(values)); END
+        """
     }
 
     /// `CASE row.Z_ENT WHEN n THEN … END` over the entities sharing the table;
