@@ -8,7 +8,7 @@ import OpenCoreData
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[3]) else {
-    FileHandle.standardError.write("usage: HistoryWriter <store path> <model file> <count> <author>\n".data(using: .utf8)!)
+    FileHandle.standardError.write(Data("usage: HistoryWriter <store path> <model file> <count> <author>\n".utf8))
     exit(2)
 }
 let model = try NSManagedObjectModel.load(contentsOf: URL(fileURLWithPath: arguments[2]))

@@ -12,8 +12,8 @@ extension NSManagedObjectContext {
         case let update as NSBatchUpdateRequest: return try executeBatchUpdate(update)
         case let history as NSPersistentHistoryChangeRequest: return try executeHistory(history)
         default:
-            throw NSError.coreData(NSPersistentStoreOperationError,
-                                   "execute(_:) runs batch update and history requests; \(type(of: request)) is not one of them.")
+            throw NSError.coreData(NSPersistentStoreOperationError, "execute(_:) runs batch update and history "
+                                   + "requests; \(type(of: request)) is not one of them.")
         }
     }
 

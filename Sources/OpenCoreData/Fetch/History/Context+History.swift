@@ -56,7 +56,8 @@ extension NSManagedObjectContext {
     /// The transactions the predicate of `fetchRequest` selects, or with only
     /// the changes it selects when its entity is the change entity.
     private static func narrow(_ transactions: [NSPersistentHistoryTransaction],
-                               by fetchRequest: NSFetchRequest<NSFetchRequestResult>?) -> [NSPersistentHistoryTransaction] {
+                               by fetchRequest: NSFetchRequest<NSFetchRequestResult>?)
+        -> [NSPersistentHistoryTransaction] {
         guard let fetchRequest, let predicate = fetchRequest.predicate else { return transactions }
         guard fetchRequest.entity?.name == "Change" else { return transactions.filter { predicate.evaluate(with: $0) } }
         return transactions.filter { transaction in

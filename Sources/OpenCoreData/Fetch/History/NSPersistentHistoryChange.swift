@@ -27,7 +27,9 @@ open class NSPersistentHistoryChange: NSObject, KeyValueCoding, @unchecked Senda
         changeID = change.id
         changedObjectID = change.objectID
         changeType = NSPersistentHistoryChangeType(rawValue: change.type) ?? .update
-        tombstone = change.tombstone.map { Dictionary(uniqueKeysWithValues: $0.map { (AnyHashable($0.key), $0.value) }) }
+        tombstone = change.tombstone.map { values in
+            Dictionary(uniqueKeysWithValues: values.map { (AnyHashable($0.key), $0.value) })
+        }
         updatedProperties = change.updatedProperties.map(Set.init)
         super.init()
     }

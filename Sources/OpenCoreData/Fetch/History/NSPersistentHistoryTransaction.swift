@@ -75,7 +75,8 @@ open class NSPersistentHistoryTransaction: NSObject, KeyValueCoding, @unchecked 
         case "contextName": contextName
         case "author": author
         case "token": token
-        default: preconditionFailure("NSPersistentHistoryTransaction is not key value coding-compliant for the key \(key)")
+        default:
+            preconditionFailure("NSPersistentHistoryTransaction is not key value coding-compliant for the key \(key)")
         }
     }
 

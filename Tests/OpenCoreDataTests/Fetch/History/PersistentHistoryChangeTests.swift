@@ -19,7 +19,8 @@ import Testing
             }
             try context.save()
         }
-        return (context, try #require(context.persistentStoreCoordinator!.currentPersistentHistoryToken(fromStores: nil)))
+        let token = context.persistentStoreCoordinator!.currentPersistentHistoryToken(fromStores: nil)
+        return (context, try #require(token))
     }
 
     static func photo(_ name: String, _ context: NSManagedObjectContext) throws -> NSManagedObject {
@@ -89,7 +90,8 @@ import Testing
         #expect(deletion.tombstone?["index"] as? Int16 == 1)
         #expect(deletion.tombstone?["path"] == nil && deletion.tombstone?.count == 2)
         try HistoryStack.file(context).read { db in
-            let row = try #require(try Row.fetchOne(db, sql: "SELECT ZTOMBSTONE0, ZTOMBSTONE1 FROM ACHANGE WHERE ZCHANGETYPE = 2"))
+            let sql = "SELECT ZTOMBSTONE0, ZTOMBSTONE1 FROM ACHANGE WHERE ZCHANGETYPE = 2"
+            let row = try #require(try Row.fetchOne(db, sql: sql))
             // By name: index (ZTOMBSTONE0), then name (ZTOMBSTONE1).
             #expect(row[0] as Int64? == 1 && row[1] as String? == "p1")
         }

@@ -52,7 +52,8 @@ struct PersistentHistoryCorpusTests {
         #expect(change.changedObjectID == id && change.changeID == 5469)
         #expect(change.updatedProperties?.map(\.name) == ["age"])
         try HistoryStack.file(context).read { db in
-            let keys = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT")
+            let keys = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 "
+                                        + "ORDER BY Z_ENT")
             // New strings follow Apple's two: the author, then this process's name (bundle ID and process).
             let process = ProcessInfo.processInfo.processName
             let strings = try String.fetchAll(db, sql: "SELECT ZNAME FROM ATRANSACTIONSTRING ORDER BY Z_PK")

@@ -36,9 +36,10 @@ import Testing
         #expect(tokens[2].compare(tokens[1]) == .orderedDescending && tokens[1].compare(tokens[1]) == .orderedSame)
         #expect(try HistoryStack.history(context, after: tokens[0]).map(\.transactionNumber) == [2, 3])
         #expect(try HistoryStack.history(context, after: tokens[2]).isEmpty)
-        let afterTransaction = try Self.run(.fetchHistory(after: transactions[1]), context) as? [NSPersistentHistoryTransaction]
+        typealias Transactions = [NSPersistentHistoryTransaction]
+        let afterTransaction = try Self.run(.fetchHistory(after: transactions[1]), context) as? Transactions
         #expect(afterTransaction?.map(\.transactionNumber) == [3])
-        let afterDate = try Self.run(.fetchHistory(after: transactions[0].timestamp), context) as? [NSPersistentHistoryTransaction]
+        let afterDate = try Self.run(.fetchHistory(after: transactions[0].timestamp), context) as? Transactions
         #expect(afterDate?.map(\.transactionNumber).first ?? 0 > 1)
         #expect(NSPersistentHistoryChangeRequest.fetchHistory(after: tokens[1]).token == tokens[1])
     }
@@ -46,7 +47,8 @@ import Testing
     @Test func aTokenSurvivesSecureArchiving() throws {
         let (context, tokens) = try Self.threeSaves()
         let data = try NSKeyedArchiver.archivedData(withRootObject: tokens[0], requiringSecureCoding: true)
-        let decoded = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: NSPersistentHistoryToken.self, from: data))
+        let unarchived = try NSKeyedUnarchiver.unarchivedObject(ofClass: NSPersistentHistoryToken.self, from: data)
+        let decoded = try #require(unarchived)
         #expect(decoded == tokens[0] && decoded.hash == tokens[0].hash)
         #expect(try HistoryStack.history(context, after: decoded).map(\.transactionNumber) == [2, 3])
     }
@@ -79,7 +81,8 @@ import Testing
         byTransaction.predicate = NSPredicate(format: "transaction.author == %@", "b")
         let inB = try Self.run(.fetchHistory(withFetch: byTransaction), context) as? [NSPersistentHistoryTransaction]
         #expect(inB?.map(\.transactionNumber) == [2])
-        #expect(NSPersistentHistoryChange.entityDescription(with: context) === NSPersistentHistoryChange.entityDescription)
+        let entity = NSPersistentHistoryChange.entityDescription(with: context)
+        #expect(entity === NSPersistentHistoryChange.entityDescription && entity?.name == "Change")
     }
 
     @Test func resultTypesShapeTheResult() throws {
@@ -123,7 +126,8 @@ import Testing
         all.resultType = .count
         #expect(try Self.run(all, context) as? Int == 2)
         let latest = try #require(context.persistentStoreCoordinator!.currentPersistentHistoryToken(fromStores: nil))
-        #expect(latest.transactionNumber(inStore: context.persistentStoreCoordinator!.persistentStores[0].identifier) == 4)
+        let store = context.persistentStoreCoordinator!.persistentStores[0].identifier
+        #expect(latest.transactionNumber(inStore: store) == 4)
         #expect(throws: NSError.self) { try HistoryStack.history(context, after: tokens[2]) }
         #expect(try HistoryStack.history(context, after: latest).isEmpty)
     }

@@ -6,13 +6,15 @@ import Testing
 /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`, a commit to the
 /// store from another coordinator or process posts the notification, object
 /// the coordinator, userInfo with the store URL, UUID and history token
-/// (https://developer.apple.com/documentation/foundation/nsnotification/name-swift.struct/nspersistentstoreremotechange);
+/// (https://developer.apple.com/documentation/foundation/nsnotification/name-swift.struct/
+/// nspersistentstoreremotechange);
 /// merging the history after it shows the other process's objects
 /// (https://developer.apple.com/documentation/coredata/consuming_relevant_store_changes).
 @Suite(.serialized) struct RemoteChangeTests {
     static let writer: URL = {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("HistoryWriter").path), url.path != "/" {
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("HistoryWriter").path),
+              url.path != "/" {
             url.deleteLastPathComponent()
         }
         return url.appendingPathComponent("HistoryWriter")
@@ -141,7 +143,9 @@ import Testing
     @Test func addingAndRemovingStoresPostsTheStoreNotifications() throws {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: HistoryStack.model())
         // Posted synchronously on this thread by addPersistentStore and remove.
-        final class Posted: @unchecked Sendable { var items: [(name: Notification.Name, info: [AnyHashable: Any]?)] = [] }
+        final class Posted: @unchecked Sendable {
+            var items: [(name: Notification.Name, info: [AnyHashable: Any]?)] = []
+        }
         let posted = Posted()
         let names: [Notification.Name] = [.NSPersistentStoreCoordinatorStoresWillChange,
                                           .NSPersistentStoreCoordinatorStoresDidChange,

@@ -61,7 +61,8 @@ final class SQLiteHistory: @unchecked Sendable {
         var save = SQLiteHistoryRecorder.Save(author: changes.author, contextName: changes.contextName)
         for snapshot in changes.updated {
             guard let slots = snapshot.changedSlots, let pk = snapshot.objectID.primaryKey,
-                  let entity = mapping.entity(snapshot.objectID.entity), let layout = layouts[entity.number] else { continue }
+                  let entity = mapping.entity(snapshot.objectID.entity), let layout = layouts[entity.number]
+            else { continue }
             var names: [String] = []
             for ((relationship, storage), slot) in zip(entity.relationships, entity.relationshipSlots)
             where slots.contains(slot) {

@@ -42,8 +42,8 @@ struct SQLiteHistoryReader {
         case .transaction(let number): (condition, arguments) = ("Z_PK < ?", [number])
         case .date(let date): (condition, arguments) = ("ZTIMESTAMP < ?", [date.timeIntervalSinceReferenceDate])
         }
-        try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(condition))",
-                       arguments: arguments)
+        try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN "
+                           + "(SELECT Z_PK FROM ATRANSACTION WHERE \(condition))", arguments: arguments)
         try db.execute(sql: "DELETE FROM ATRANSACTION WHERE \(condition)", arguments: arguments)
         return db.changesCount
     }

@@ -49,8 +49,8 @@ enum SQLiteHistoryTables {
         }
         // Keys in use above Z_MAX (a batch write that ended without updating it) are never handed out again.
         for (number, table) in [(changeEntity, "ACHANGE"), (transactionEntity, "ATRANSACTION")] {
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ifnull((SELECT max(Z_PK) FROM \(table)), 0)) "
-                               + "WHERE Z_ENT = ?", arguments: [number])
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, "
+                               + "ifnull((SELECT max(Z_PK) FROM \(table)), 0)) WHERE Z_ENT = ?", arguments: [number])
         }
         let columns = Set(try db.columns(in: "ACHANGE").map { $0.name.uppercased() })
         for index in 0..<tombstones where !columns.contains("ZTOMBSTONE\(index)") {

@@ -61,7 +61,9 @@ enum SQLiteHistoryTriggers {
         let tombstones = layouts.map(\.tombstones.count).max() ?? 0
         let tombstoneColumns = (0..<tombstones).map { ", ZTOMBSTONE\($0)" }.joined()
         let tombstoneValues = (0..<tombstones).map { index in
-            ", " + byEntity(layouts, row: "OLD") { $0.tombstones.count > index ? "OLD.\($0.tombstones[index].column)" : nil }
+            ", " + byEntity(layouts, row: "OLD") { layout in
+                layout.tombstones.count > index ? "OLD.\(layout.tombstones[index].column)" : nil
+            }
         }.joined()
         let columns = byEntity(layouts, row: "NEW") { columnsExpression($0) }
         return [

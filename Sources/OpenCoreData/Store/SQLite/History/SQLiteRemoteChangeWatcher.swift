@@ -63,7 +63,9 @@ final class SQLiteRemoteChangeWatcher: @unchecked Sendable {
             var offset = 0
             while offset + 16 <= count {
                 // struct inotify_event: wd, mask, cookie, len (4 bytes each), then len bytes of name.
-                let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
+                let length = buffer.withUnsafeBytes {
+                    Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                }
                 let name = buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 }
                 if names.contains(String(decoding: name, as: UTF8.self)) { touched = true }
                 offset += 16 + length
@@ -90,7 +92,9 @@ final class SQLiteRemoteChangeWatcher: @unchecked Sendable {
         var info: [AnyHashable: Any] = [NSPersistentStoreURLKey: url]
         if let identifier = store.identifier {
             info[NSStoreUUIDKey] = identifier
-            if let token { info[NSPersistentHistoryTokenKey] = NSPersistentHistoryToken(storeTokens: [identifier: token]) }
+            if let token {
+                info[NSPersistentHistoryTokenKey] = NSPersistentHistoryToken(storeTokens: [identifier: token])
+            }
         }
         NotificationCenter.default.post(name: .NSPersistentStoreRemoteChange, object: coordinator, userInfo: info)
     }

@@ -38,7 +38,9 @@ extension SQLiteStore: StoreHistorySource {
             throw NSError.coreData(NSPersistentStoreSaveError, "The store at \(url?.path ?? "") is read-only.")
         }
         return try translatingErrors {
-            try database.write { try SQLiteHistoryReader(store: self, layouts: history.layouts, db: $0).delete(before: bound) }
+            try database.write { db in
+                try SQLiteHistoryReader(store: self, layouts: history.layouts, db: db).delete(before: bound)
+            }
         }
     }
 
