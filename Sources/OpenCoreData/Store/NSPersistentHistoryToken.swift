@@ -56,12 +56,15 @@ public final class NSPersistentHistoryToken: NSObject, NSCopying, NSSecureCoding
     /// Tokens are immutable: the copy is the token itself.
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
+    /// Whether `object` is a token for the same transactions of the same stores.
     public override func isEqual(_ object: Any?) -> Bool {
         (object as? NSPersistentHistoryToken)?.storeTokens == storeTokens
     }
 
+    /// A hash consistent with `isEqual(_:)`.
     public override var hash: Int { storeTokens.hashValue }
 
+    /// The store identifiers and transaction numbers.
     public override var description: String {
         "<NSPersistentHistoryToken: \(storeTokens.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })>"
     }

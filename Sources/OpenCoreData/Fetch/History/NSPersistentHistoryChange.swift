@@ -66,6 +66,7 @@ open class NSPersistentHistoryChange: NSObject, KeyValueCoding, @unchecked Senda
         }
     }
 
+    /// The change's number, type and object ID.
     open override var description: String {
         "<NSPersistentHistoryChange: \(changeID) \(changeType) \(changedObjectID)>"
     }

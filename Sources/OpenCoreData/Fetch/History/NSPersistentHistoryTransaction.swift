@@ -80,6 +80,7 @@ open class NSPersistentHistoryTransaction: NSObject, KeyValueCoding, @unchecked 
         }
     }
 
+    /// The transaction's number, timestamp, author and change count.
     open override var description: String {
         "<NSPersistentHistoryTransaction: \(transactionNumber) \(timestamp) author \(author ?? "nil"), "
             + "\(changes?.count ?? 0) changes>"

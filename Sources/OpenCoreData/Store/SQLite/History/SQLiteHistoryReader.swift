@@ -78,10 +78,11 @@ struct SQLiteHistoryReader {
                                        + "ORDER BY ZTRANSACTIONID, Z_PK", arguments: [first, last])
         var found: [Int64: [StoreHistoryChange]] = [:]
         while let row = try rows.next() {
-            // A change of an entity this model does not have cannot be named; it is left out.
+            // A change of an entity this model does not have cannot be named, nor one of a type Core
+            // Data does not write (0 insert, 1 update, 2 delete): it is left out.
             guard let entity: Int = row[3], let pk: Int64 = row[4], let layout = layouts[entity],
+                  let type: Int = row[2], (0...2).contains(type),
                   let id = store.objectID(entityNumber: entity, primaryKey: pk) else { continue }
-            let type: Int = row[2] ?? 0
             var change = StoreHistoryChange(id: row[1], type: type, objectID: id)
             if type == 1, let bitmap: Data = row[5] { change.updatedProperties = layout.properties(in: Array(bitmap)) }
             if type == 2 {
