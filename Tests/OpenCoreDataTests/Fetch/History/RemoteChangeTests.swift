@@ -126,6 +126,19 @@ import Testing
         #expect(listener.notifications.count == count)
     }
 
+    /// Apps see the notification for their own saves too (Apple's sample filters its own author out
+    /// of the history it fetches after one); here the coordinator's own commit reaches the file as any other.
+    @Test func theCoordinatorsOwnSaveIsNotifiedToo() throws {
+        let context = try HistoryStack.context(TestStack.temporaryStoreURL(), options: Self.options)
+        let listener = Listener(context.persistentStoreCoordinator!)
+        try context.performAndWait {
+            TestStack.insert("Album", into: context, ["name": "mine"])
+            try context.save()
+        }
+        let store = try #require(context.persistentStoreCoordinator!.persistentStores.first?.identifier)
+        #expect(listener.wait(forTransaction: 1, store: store) != nil)
+    }
+
     @Test func withoutTheOptionNothingIsPosted() throws {
         let url = TestStack.temporaryStoreURL()
         let quiet = try HistoryStack.context(url)
