@@ -57,10 +57,13 @@ let package = Package(
         // A child process for the SQLite crash test: saves until it is killed.
         .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
                           path: "Tests/StoreCrashWriter"),
-        // Depends on `ocd` and the crash writer so that `swift test` builds what its tests run as subprocesses.
+        // A child process for the remote-change test: saves once with persistent history.
+        .executableTarget(name: "HistoryWriter", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
+                          path: "Tests/HistoryWriter"),
+        // Depends on `ocd` and the child processes so that `swift test` builds what its tests run as subprocesses.
         .testTarget(name: "OpenCoreDataTests", dependencies: [
             "OpenCoreData", "OpenCoreDataCore", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "ocd-demo",
-            "StoreCrashWriter", .product(name: "Logging", package: "swift-log"),
+            "StoreCrashWriter", "HistoryWriter", .product(name: "Logging", package: "swift-log"),
         ]),
         // Code in Apple's style (XCTest, Foundation and the Core Data module side by side) that must
         // compile with only the import changed; it sees the library as applications do.

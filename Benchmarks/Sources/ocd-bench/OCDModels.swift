@@ -31,9 +31,10 @@ enum OCDModels {
     }()
 
     /// A coordinator with the SQLite store at `url` and a private-queue context on it.
-    static func context(_ model: NSManagedObjectModel, _ url: URL) throws -> NSManagedObjectContext {
+    static func context(_ model: NSManagedObjectModel, _ url: URL,
+                        options: [AnyHashable: Any]? = nil) throws -> NSManagedObjectContext {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        try coordinator.addPersistentStore(type: .sqlite, at: url, options: options)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         return context

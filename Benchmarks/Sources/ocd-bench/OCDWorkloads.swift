@@ -6,7 +6,16 @@ import OpenCoreData
 /// descriptors, saves to the SQLite store. Each checks its result.
 enum OCDWorkloads {
     static func insertGraph(_ photos: Int, _ url: URL) throws {
-        let context = try OCDModels.context(OCDModels.graph, url)
+        try insertGraph(photos, url, options: nil)
+    }
+
+    /// insert-graph into a store recording persistent history (NSPersistentHistoryTrackingKey).
+    static func insertGraphTracked(_ photos: Int, _ url: URL) throws {
+        try insertGraph(photos, url, options: [NSPersistentHistoryTrackingKey: true as NSNumber])
+    }
+
+    private static func insertGraph(_ photos: Int, _ url: URL, options: [AnyHashable: Any]?) throws {
+        let context = try OCDModels.context(OCDModels.graph, url, options: options)
         try context.performAndWait {
             let albums = (0..<GraphData.albumCount(photos)).map { i in
                 let album = NSEntityDescription.insertNewObject(forEntityName: "Album", into: context)

@@ -51,7 +51,11 @@ struct SavePlan {
                 if version > 0 { changes.deletedVersions.append((object.objectID, version)) }
             }
         }
-        changesByStore = Array(byStore.values)
+        changesByStore = byStore.values.map { store, changes in
+            var changes = changes
+            (changes.author, changes.contextName) = (context.transactionAuthor, context.name)
+            return (store, changes)
+        }
     }
 
     /// New permanent IDs for `objects`, from the store each one's entity goes to.

@@ -10,9 +10,10 @@ extension NSManagedObjectContext {
     public func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult {
         switch request {
         case let update as NSBatchUpdateRequest: return try executeBatchUpdate(update)
+        case let history as NSPersistentHistoryChangeRequest: return try executeHistory(history)
         default:
-            throw NSError.coreData(NSPersistentStoreOperationError,
-                                   "execute(_:) runs batch update requests; \(type(of: request)) is not one of them.")
+            throw NSError.coreData(NSPersistentStoreOperationError, "execute(_:) runs batch update and history "
+                                   + "requests; \(type(of: request)) is not one of them.")
         }
     }
 

@@ -73,12 +73,19 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         if store.metadata[NSStoreModelVersionHashesKey] == nil {
             store.metadata[NSStoreModelVersionHashesKey] = managedObjectModel.entityVersionHashesByName
         }
+        postStoresChange(willChange: true, added: [store])
         lock.withLock { stores.append(store) }
+        postStoresChange(willChange: false, added: [store])
         return store
     }
 
     /// Removes `store`; objects from it can no longer be read or saved.
     public func remove(_ store: NSPersistentStore) throws {
+        guard persistentStores.contains(where: { $0 === store }) else {
+            throw NSError.coreData(NSPersistentStoreOperationError, "The store is not in this coordinator.")
+        }
+        NotificationCenter.default.post(name: .NSPersistentStoreCoordinatorWillRemoveStore, object: self)
+        postStoresChange(willChange: true, removed: [store])
         try lock.withLock {
             guard let index = stores.firstIndex(where: { $0 === store }) else {
                 throw NSError.coreData(NSPersistentStoreOperationError, "The store is not in this coordinator.")
@@ -86,6 +93,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             stores.remove(at: index)
             store.persistentStoreCoordinator = nil
         }
+        postStoresChange(willChange: false, removed: [store])
     }
 
     /// The store whose `url` is `url`, if any.

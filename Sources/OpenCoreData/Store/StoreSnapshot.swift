@@ -96,6 +96,8 @@ public struct StoreChangeSet: Sendable {
     /// Records the save does not change but checks, with the version the
     /// context read (`detectConflicts(for:)`).
     var lockedVersions: [(id: NSManagedObjectID, version: Int64)] = []
+    /// Who saved, for the transaction persistent history records (`transactionAuthor` and `name` of the context).
+    var author: String?, contextName: String?
 
     /// An empty change set.
     public init() {}

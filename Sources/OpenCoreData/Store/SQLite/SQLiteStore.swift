@@ -28,6 +28,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     private var batches = SQLiteFaultBatches()
     /// The SQL debug log, nil when it is off; set by `loadMetadata()`.
     private(set) var debugLog: SQLiteDebugLog?
+    /// The persistent history (History/SQLiteHistory.swift); nil when the store neither records nor holds one.
+    var history: SQLiteHistory?
+    /// Posts remote-change notifications (History/SQLiteRemoteChangeWatcher.swift) when the options ask for them.
+    var remoteChangeWatcher: SQLiteRemoteChangeWatcher?
 
     /// How many `SELECT … WHERE Z_PK IN (…)` record reads the store has run
     /// (one per table and chunk of keys); for tests of batched loading.
@@ -76,6 +80,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             try SQLiteStoreSetup.create(database, mapping: mapping, metadata: metadata)
             writtenMetadataChanges = metadataChanges
         }
+        try openHistory()
     }
 
     // MARK: Record operations
@@ -164,11 +169,13 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         do {
             try translatingErrors {
                 try database.write { db in
+                    history?.willSave(changes)
                     let stale = try Self.refusingDuplicates {
                         try SQLiteRecordWriter(mapping: mapping, db: db, files: files).apply(changes)
                     }
                     // Thrown to roll the transaction back; the current records are read after it.
                     guard stale.isEmpty else { throw StaleRecords(ids: stale) }
+                    try history?.recorder?.finish(db)
                     if metadataChanged { try SQLiteMetadata.write(metadata, db) }
                 }
             }
@@ -221,6 +228,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                 }
                 try db.execute(sql: "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (SELECT Z_PK FROM (\(selection.sql)))",
                                arguments: StatementArguments(values + selection.arguments))
+                try history?.recorder?.finish(db)
                 return ids
             }
         }
