@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import CompilerPluginSupport
+import Foundation
 import PackageDescription
+
+// Fuzzing builds every target with -sanitize=fuzzer, and a macro's compiler plugin can't be linked that way:
+// with OPENCOREDATA_WITHOUT_MACROS set (Fuzz/README.md), the library leaves @Managed and @ManagedAccessor out.
+let withoutMacros = ProcessInfo.processInfo.environment["OPENCOREDATA_WITHOUT_MACROS"] != nil
 
 let package = Package(
     name: "OpenCoreData",
@@ -24,11 +29,13 @@ let package = Package(
     targets: [
         // The library. Applications import it through `OpenCoreData` below.
         .target(name: "OpenCoreDataCore",
-                dependencies: ["OpenCoreDataMacros",
-                               .product(name: "GRDB", package: "GRDB.swift"),
-                               .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                               .product(name: "Logging", package: "swift-log")],
-                path: "Sources/OpenCoreData"),
+                dependencies: (withoutMacros ? [] : ["OpenCoreDataMacros"]) + [
+                    .product(name: "GRDB", package: "GRDB.swift"),
+                    .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                    .product(name: "Logging", package: "swift-log"),
+                ],
+                path: "Sources/OpenCoreData",
+                exclude: withoutMacros ? ["Object/ManagedMacros.swift"] : []),
         // `@Managed` properties and `@ManagedAccessor` relationship functions: Linux's `@NSManaged`.
         .macro(name: "OpenCoreDataMacros", dependencies: [
             .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),

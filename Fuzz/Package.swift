@@ -3,7 +3,9 @@ import PackageDescription
 
 // libFuzzer targets: their own package, so that the library never depends on
 // fuzzing code. Build and run as Fuzz/README.md says:
-//   swift build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+//   OPENCOREDATA_WITHOUT_MACROS=1 swift build -c release --package-path Fuzz \
+//       -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+// (the variable leaves out the library's macros, whose compiler plugin can't be linked with the sanitizers)
 let package = Package(
     name: "OpenCoreDataFuzz",
     dependencies: [
