@@ -1,0 +1,163 @@
+import GRDB
+
+/// Lightweight migration of an SQLite store in place, "solely by issuing SQL
+/// statements" as Core Data does with an inferred mapping: no object is
+/// loaded, so memory stays bounded whatever the row count.
+///
+/// Runs inside the caller's transaction: a failure (or a killed process)
+/// leaves the store as it was. The source tables are renamed `Z_MIG_<name>`;
+/// a table whose rows all stay and whose columns come from the same row is
+/// then altered (ADD / RENAME / DROP COLUMN, one UPDATE for computed
+/// values) and renamed back, any other is rebuilt (CREATE, INSERT … SELECT);
+/// join tables are rebuilt; the leftovers are dropped, the destination's
+/// indexes created, Z_PRIMARYKEY renumbered and the metadata rewritten.
+struct SQLiteInPlaceMigration {
+    let context: SQLiteMigrationSource
+    let configuration: String?
+
+    /// Plans the migration of a store whose file holds `file`'s join tables
+    /// from `sourceModel` to `destinationModel` along `mapping`.
+    init(sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel, mapping: NSMappingModel,
+         configuration: String?, file: SQLiteFileJoinTables) throws {
+        let source = try SQLiteSchema(model: sourceModel, configuration: configuration, file: file)
+        let destination = try SQLiteSchema(model: destinationModel, configuration: configuration)
+        context = SQLiteMigrationSource(source: source, destination: destination, sourceModel: sourceModel,
+                                        destinationModel: destinationModel, mapping: mapping)
+        self.configuration = configuration
+    }
+
+    /// Migrates the store in `db` (in a transaction) and returns its new
+    /// metadata: `metadata` with the destination's version hashes.
+    func run(_ db: Database, metadata: [String: Any]) throws -> [String: Any] {
+        let existing = try context.source.tables.map(\.name).filter { try db.tableExists($0) }
+        try dropTriggers(on: existing, db)
+        let maxima = try primaryKeyMaxima(db)
+        for name in existing { try db.execute(sql: "ALTER TABLE \(name) RENAME TO \(SQLiteMigrationSource.old(name))") }
+        let tables = context.destination.tables.filter { $0.primaryKey.isEmpty }.map {
+            SQLiteMigrationTable($0, context)
+        }
+        for table in tables { try check(table, db) }
+        // Everything that reads the source tables runs before any of them is altered.
+        var alterations: [SQLiteTableAlteration] = []
+        for table in tables {
+            if let plan = SQLiteTableAlteration(table), existing.contains(plan.sourceTable) {
+                alterations.append(plan)
+            } else {
+                try rebuild(table, db)
+            }
+        }
+        for table in context.destination.tables where !table.primaryKey.isEmpty { try fillJoinTable(table, db) }
+        for plan in alterations { try plan.run(db, keepingIndexes: context.destination.indexes) }
+        let altered = Set(alterations.map(\.sourceTable))
+        for name in existing where !altered.contains(name) {
+            try db.execute(sql: "DROP TABLE \(SQLiteMigrationSource.old(name))")
+        }
+        for index in context.destination.indexes {
+            try db.execute(sql: "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) "
+                               + "ON \(index.table) (\(index.terms.joined(separator: ", ")))")
+        }
+        try renumber(db, maxima: maxima, tables: tables)
+        if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
+        var updated = metadata
+        let fresh = SQLiteStoreSetup.newMetadata(uuid: "", model: context.destinationModel,
+                                                 mapping: try SQLiteMapping(model: context.destinationModel,
+                                                                            configuration: configuration))
+        for key in [NSStoreModelVersionHashesKey, "NSStoreModelVersionChecksumKey", "NSStoreModelVersionHashesDigest",
+                    SQLiteStoreSetup.hashesVersionKey, SQLiteStoreSetup.versionIdentifiersKey] {
+            updated[key] = fresh[key]
+        }
+        try SQLiteMetadata.write(updated, db)
+        return updated
+    }
+
+    /// Throws NSMigrationError (134110) when a row lacks a value the destination requires.
+    private func check(_ table: SQLiteMigrationTable, _ db: Database) throws {
+        guard let source = table.sourceTable else { return }
+        for check in table.checks {
+            let found = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM \(SQLiteMigrationSource.old(source)) AS s
+                WHERE s.Z_ENT = \(check.sourceNumber) AND (\(check.expression.sql)) IS NULL)
+                """, arguments: StatementArguments(check.expression.arguments)) ?? false
+            guard found else { continue }
+            let kind = check.isRelationship ? "relationship" : "attribute"
+            let reason = "Validation error missing attribute values on mandatory destination \(kind)"
+            throw NSError.coreData(NSMigrationError,
+                                   "Cannot migrate store in-place: \(reason) (\(check.entity).\(check.property)).",
+                                   userInfo: ["entity": check.entity, kind: check.property, "reason": reason])
+        }
+    }
+
+    private func rebuild(_ table: SQLiteMigrationTable, _ db: Database) throws {
+        try db.execute(sql: table.table.createStatement)
+        guard let source = table.sourceTable, !table.expressions.isEmpty else { return }
+        let numbers = table.feeding.map { String($0.source.number) }.joined(separator: ", ")
+        try db.execute(sql: """
+            INSERT INTO \(table.table.name) (\(table.table.columns.map(\.name).joined(separator: ", ")))
+            SELECT \(table.expressions.map(\.sql).joined(separator: ", "))
+            FROM \(SQLiteMigrationSource.old(source)) AS s WHERE s.Z_ENT IN (\(numbers))
+            """, arguments: StatementArguments(table.expressions.flatMap(\.arguments)))
+    }
+
+    /// A join table: the pairs of the relationship that names it, from wherever the source kept them.
+    private func fillJoinTable(_ table: SQLiteTable, _ db: Database) throws {
+        try db.execute(sql: table.createStatement)
+        for entity in context.destinationModel.entities(forConfigurationName: configuration) ?? [] {
+            for relationship in entity.properties.compactMap({ $0 as? NSRelationshipDescription }) {
+                guard case .joinTable(let join)? = context.destination.storage(ofRelationship: relationship.name,
+                                                                               ofEntity: entity.name ?? ""),
+                      join.table == table.name else { continue }
+                guard let pairs = SQLiteMigrationPairs.of(relationship, in: entity, context) else { return }
+                var columns = [join.source, join.destination], values = ["p.o", "p.t"]
+                if let order = join.order { columns.append(order); values.append("COALESCE(p.ord, p.t)") }
+                if let inverse = relationship.inverseRelationship, let inverseEntity = inverse.entity,
+                   case .joinTable(let other)? = context.destination.storage(ofRelationship: inverse.name,
+                                                                             ofEntity: inverseEntity.name ?? ""),
+                   let order = other.order, !columns.contains(order) {
+                    columns.append(order)
+                    values.append("p.o")
+                }
+                try db.execute(sql: "INSERT OR IGNORE INTO \(table.name) (\(columns.joined(separator: ", "))) "
+                                   + "SELECT \(values.joined(separator: ", ")) FROM (\(pairs.query)) AS p")
+                return
+            }
+        }
+    }
+
+    /// Z_PRIMARYKEY for the destination entities, each hierarchy keeping the
+    /// highest key handed out for the source table its rows come from.
+    private func renumber(_ db: Database, maxima: [String: Int64], tables: [SQLiteMigrationTable]) throws {
+        try db.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
+        let sources = Dictionary(tables.map { ($0.table.name, $0.sourceTable) }, uniquingKeysWith: { a, _ in a })
+        for entity in context.destination.entities {
+            var highest: Int64 = 0
+            if entity.superNumber == 0 {
+                let used = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(entity.table)") ?? 0
+                highest = max(used, sources[entity.table].flatMap { $0 }.flatMap { maxima[$0] } ?? 0)
+            }
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+                           arguments: [entity.number, entity.name, entity.superNumber, highest])
+        }
+    }
+
+    /// The highest key handed out per source table (the Z_MAX of its root's row).
+    private func primaryKeyMaxima(_ db: Database) throws -> [String: Int64] {
+        var result: [String: Int64] = [:]
+        for entity in context.source.entities where entity.superNumber == 0 {
+            let value = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                                           arguments: [entity.number]) ?? 0
+            result[entity.table] = max(result[entity.table] ?? 0, value)
+        }
+        return result
+    }
+
+    /// Triggers on the migrated tables would block column changes; Core Data
+    /// recreates its own (derived attributes), OpenCoreData computes those at save.
+    private func dropTriggers(on tables: [String], _ db: Database) throws {
+        guard !tables.isEmpty else { return }
+        let names = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN (\(tables.map { _ in "?" }
+                .joined(separator: ", ")))
+            """, arguments: StatementArguments(tables))
+        for name in names { try db.execute(sql: "DROP TRIGGER \(name.quotedDatabaseIdentifier)") }
+    }
+}
