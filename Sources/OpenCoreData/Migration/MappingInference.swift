@@ -97,14 +97,14 @@ struct MappingInference {
     private func propertyMappings(from sourceEntity: NSEntityDescription?, to destinationEntity: NSEntityDescription,
                                   pairs: [(source: NSEntityDescription?, destination: NSEntityDescription?)]) throws
         -> (attributes: [NSPropertyMapping], relationships: [NSPropertyMapping]) {
-        let candidates = (sourceEntity?.properties ?? []).filter { !$0.isTransient }
+        let candidates = (sourceEntity?.properties ?? []).filter(Self.isStored)
         var byCanonical: [String: NSPropertyDescription] = [:], byName: [String: NSPropertyDescription] = [:]
         for property in candidates {
             byCanonical[Self.canonicalName(property.name, renamingIdentifier: property.renamingIdentifier)] = property
             byName[property.name] = property
         }
         var attributes: [NSPropertyMapping] = [], relationships: [NSPropertyMapping] = []
-        for property in destinationEntity.properties where !property.isTransient {
+        for property in destinationEntity.properties where Self.isStored(property) {
             let key = Self.canonicalName(property.name, renamingIdentifier: property.renamingIdentifier)
             let match = byCanonical[key] ?? byName[key]
             if let match { try check(match, becoming: property, in: destinationEntity, pairs: pairs) }
@@ -130,10 +130,12 @@ struct MappingInference {
         let name = entity.name
         switch (old, new) {
         case let (old as NSAttributeDescription, new as NSAttributeDescription):
-            guard old.attributeType == new.attributeType else {
+            guard old.attributeType == new.attributeType
+                    || (Self.numericTypes.contains(old.attributeType) && Self.numericTypes.contains(new.attributeType))
+            else {
                 throw Self.refusal("attribute \(name ?? "").\(new.name) changes type from \(old.attributeType) to "
-                                   + "\(new.attributeType); a type change is not inferable", entity: name,
-                                   property: new.name)
+                                   + "\(new.attributeType); only a change between numeric types is inferable",
+                                   entity: name, property: new.name)
             }
         case let (old as NSRelationshipDescription, new as NSRelationshipDescription):
             if old.isToMany && !new.isToMany {
@@ -153,6 +155,22 @@ struct MappingInference {
                                entity: name, property: new.name)
         }
     }
+
+    /// Attributes and relationships that are not transient: what a store
+    /// keeps (fetched properties are queries, not values).
+    static func isStored(_ property: NSPropertyDescription) -> Bool {
+        !property.isTransient && (property is NSAttributeDescription || property is NSRelationshipDescription)
+    }
+
+    /// The types between which a change is inferred, the value converted as
+    /// NSNumber converts it. Apple's guides do not list type changes, but
+    /// apps ship them as lightweight migrations: WooCommerce's Storage model
+    /// widened Int16 to Int64 (model 3) and made an Int64 a Decimal (model
+    /// 46) and a Double (model 88) without a mapping model (its MIGRATIONS.md).
+    static let numericTypes: Set<NSAttributeType> = [
+        .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .decimalAttributeType,
+        .doubleAttributeType, .floatAttributeType,
+    ]
 
     /// `$source.name`.
     static func sourceKeyPath(_ name: String) -> NSExpression {

@@ -25,7 +25,8 @@ open class NSMappingModel: NSObject, @unchecked Sendable {
     /// moved out of a hierarchy and properties moved up or down one.
     /// Otherwise it throws NSInferredMappingModelError (134190) naming the
     /// entity and property that cannot be inferred: an attribute's type
-    /// changed, an attribute became a relationship, a to-many became a to-one,
+    /// changed (other than between numeric types, which apps ship as
+    /// lightweight migrations), an attribute became a relationship, a to-many became a to-one,
     /// a relationship points at another entity, two hierarchies merged.
     /// Linear in the number of properties of both models.
     open class func inferredMappingModel(forSourceModel sourceModel: NSManagedObjectModel,

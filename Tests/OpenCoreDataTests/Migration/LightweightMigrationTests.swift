@@ -193,6 +193,22 @@ extension LightweightMigrationTests {
         #expect(try MigrationModels.rows(context, "Note", ["title"]).count == 6)
     }
 
+    /// A numeric type change converts every value and redeclares the column.
+    @Test func numericTypeChangeConvertsTheValues() throws {
+        let changed = MigrationModels()
+        (changed.property(changed.note, "count") as! NSAttributeDescription).attributeType = .doubleAttributeType
+        let context = try Self.migrated(to: changed.model())
+        let counts = try context.performAndWait { () throws in
+            try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note")).map { $0.value(forKey: "count") }
+        }
+        #expect(Set(counts.compactMap { $0 as? Double }) == [0, 10, 20, 30, 40, 50])
+        let url = try #require(context.persistentStoreCoordinator?.persistentStores.first?.url)
+        let type = try DatabaseQueue(path: url.path).read { db in
+            try db.columns(in: "ZNOTE").first { $0.name == "ZCOUNT" }?.type
+        }
+        #expect(type == "FLOAT")
+    }
+
     /// The column names of `table` in the file at `url`.
     static func columns(_ url: URL, _ table: String) throws -> [String] {
         try DatabaseQueue(path: url.path).read { db in try db.columns(in: table).map(\.name) }

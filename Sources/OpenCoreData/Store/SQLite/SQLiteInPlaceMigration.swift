@@ -40,7 +40,8 @@ struct SQLiteInPlaceMigration {
         // Everything that reads the source tables runs before any of them is altered.
         var alterations: [SQLiteTableAlteration] = []
         for table in tables {
-            if let plan = SQLiteTableAlteration(table), existing.contains(plan.sourceTable) {
+            if let plan = SQLiteTableAlteration(table), existing.contains(plan.sourceTable),
+               try !hasTableConstraints(SQLiteMigrationSource.old(plan.sourceTable), db) {
                 alterations.append(plan)
             } else {
                 try rebuild(table, db)
@@ -148,6 +149,14 @@ struct SQLiteInPlaceMigration {
             result[entity.table] = max(result[entity.table] ?? 0, value)
         }
         return result
+    }
+
+    /// Whether the file declares UNIQUE or other constraints in the table's
+    /// definition (old Core Data releases did): its columns cannot be dropped.
+    private func hasTableConstraints(_ table: String, _ db: Database) throws -> Bool {
+        let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                      arguments: [table]) ?? ""
+        return sql.uppercased().contains("CONSTRAINT") || sql.uppercased().contains("UNIQUE")
     }
 
     /// Triggers on the migrated tables would block column changes; Core Data

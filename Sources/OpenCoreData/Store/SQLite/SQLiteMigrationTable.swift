@@ -43,6 +43,8 @@ struct SQLiteMigrationTable {
     /// One expression per column of `table`, in column order.
     private(set) var expressions: [Expression] = []
     private(set) var checks: [MandatoryCheck] = []
+    /// Whether a column changes its declared type (then the table is rebuilt).
+    private(set) var retypesColumns = false
     /// Whether every row of the source table is kept (no entity removed or moved out).
     let keepsEveryRow: Bool
 
@@ -127,8 +129,9 @@ struct SQLiteMigrationTable {
         }
     }
 
-    /// An attribute's value: the source attribute's column, the default
-    /// value for an added attribute or a NULL in one made non-optional.
+    /// An attribute's value: the source attribute's column (converted for a
+    /// numeric type change), the default value for an added attribute or a
+    /// NULL in one made non-optional.
     private mutating func attributeValue(_ attribute: NSAttributeDescription, _ old: SQLiteEntity,
                                          _ entity: NSEntityDescription, _ context: SQLiteMigrationSource)
         -> Expression {
@@ -136,12 +139,22 @@ struct SQLiteMigrationTable {
             try? SQLiteValueCoding.databaseValue($0, for: attribute) { _ in .null }
         }.flatMap { $0.isNull ? nil : $0 }
         let source = context.sourceProperty(of: attribute, in: entity) as? NSAttributeDescription
-        let column = source.flatMap { context.source.columnName(forProperty: $0.name, ofEntity: old.name) }
+        var read = source.flatMap { context.source.columnName(forProperty: $0.name, ofEntity: old.name) }
+            .map { "s.\($0)" }
+        if let column = read, let source, source.attributeType != attribute.attributeType {
+            // The value converted as NSNumber converts it; the column is declared anew (a rebuild).
+            retypesColumns = true
+            switch SQLiteColumnType(attributeType: attribute.attributeType) {
+            case .integer?: read = "CAST(\(column) AS INTEGER)"
+            case .float?: read = "CAST(\(column) AS REAL)"
+            default: break
+            }
+        }
         var value: Expression
-        switch (column, defaultValue) {
-        case (let column?, let defaultValue?) where !attribute.isOptional && source?.isOptional != false:
-            value = Expression(sql: "COALESCE(s.\(column), ?)", arguments: [defaultValue])
-        case (let column?, _): value = .column(column)
+        switch (read, defaultValue) {
+        case (let read?, let defaultValue?) where !attribute.isOptional && source?.isOptional != false:
+            value = Expression(sql: "COALESCE(\(read), ?)", arguments: [defaultValue])
+        case (let read?, _): value = Expression(sql: read)
         case (nil, let defaultValue?): value = Expression(sql: "?", arguments: [defaultValue])
         case (nil, nil): value = .null
         }

@@ -46,8 +46,8 @@ enum SQLiteStoreMigration {
         let mapping: NSMappingModel
         do {
             mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source.model, destinationModel: model)
-        } catch let error as NSError {
-            throw missingMapping(url, underlying: error, error.localizedDescription)
+        } catch {
+            throw missingMapping(url, underlying: error as NSError, (error as NSError).localizedDescription)
         }
         do {
             return try database.write { db in
@@ -56,7 +56,9 @@ enum SQLiteStoreMigration {
                                                            file: SQLiteFileJoinTables(db))
                 return try migration.run(db, metadata: metadata)
             }
-        } catch let error as NSError {
+        } catch {
+            // GRDB's errors are Swift errors: on Linux only a coercion makes them NSErrors.
+            let error = error as NSError
             let detail = error.code == NSMigrationError ? error.localizedDescription
                 : "Cannot migrate store in-place: \(error.localizedDescription)"
             throw NSError.coreData(NSMigrationError, "An error occurred during persistent store migration. \(detail)",

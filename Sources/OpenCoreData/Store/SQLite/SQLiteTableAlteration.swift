@@ -15,9 +15,10 @@ struct SQLiteTableAlteration {
 
     /// The alteration that turns the source table into `table`; nil when the
     /// table must be rebuilt (rows removed or moved, a value read from
-    /// another row, or table constraints).
+    /// another row, a column changing type, or table constraints).
     init?(_ table: SQLiteMigrationTable) {
-        guard let source = table.sourceTable, table.keepsEveryRow, table.table.uniqueConstraints.isEmpty,
+        guard let source = table.sourceTable, table.keepsEveryRow, !table.retypesColumns,
+              table.table.uniqueConstraints.isEmpty,
               table.expressions.allSatisfy(\.sameRow) else { return nil }
         sourceTable = source
         destinationTable = table.table.name
