@@ -78,6 +78,8 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     /// one: where automatic migration looks for the version that wrote a
     /// store, as Core Data looks in the app's bundles.
     var versionBundleURL: URL?
+    /// This version's name in ``versionBundleURL``.
+    var versionName: String?
 
     /// The version hash of every entity, by entity name. A store records these
     /// and opens only with a model whose hashes agree.

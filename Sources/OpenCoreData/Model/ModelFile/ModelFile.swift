@@ -74,6 +74,7 @@ public struct ModelVersionBundle: Sendable {
         }
         let model = try ModelFile.load(url.appendingPathComponent(name + ".xcdatamodel"))
         model.versionBundleURL = url
+        model.versionName = name
         return model
     }
 

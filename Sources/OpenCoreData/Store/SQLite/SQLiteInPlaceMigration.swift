@@ -32,26 +32,41 @@ struct SQLiteInPlaceMigration {
         let existing = try context.source.tables.map(\.name).filter { try db.tableExists($0) }
         try dropTriggers(on: existing, db)
         let maxima = try primaryKeyMaxima(db)
-        for name in existing { try db.execute(sql: "ALTER TABLE \(name) RENAME TO \(SQLiteMigrationSource.old(name))") }
-        let tables = context.destination.tables.filter { $0.primaryKey.isEmpty }.map {
-            SQLiteMigrationTable($0, context)
+        let entityTables = context.destination.tables.filter { $0.primaryKey.isEmpty }
+        // Which tables are altered where they are does not depend on names: it
+        // is decided first, and the others are renamed out of the way.
+        var context = self.context
+        let names = Set(existing), destinationNames = Set(context.destination.tables.map(\.name))
+        for table in entityTables.map({ SQLiteMigrationTable($0, context) }) {
+            // A table changing name must take a free name and leave its own to no other.
+            guard let plan = SQLiteTableAlteration(table), names.contains(plan.sourceTable),
+                  plan.sourceTable == plan.destinationTable
+                    || (!names.contains(plan.destinationTable) && !destinationNames.contains(plan.sourceTable)),
+                  try !hasTableConstraints(plan.sourceTable, db) else { continue }
+            context.inPlace.insert(plan.sourceTable)
         }
-        for table in tables { try check(table, db) }
+        for name in existing where !context.inPlace.contains(name) {
+            try db.execute(sql: "ALTER TABLE \(name) RENAME TO \(context.old(name))")
+        }
+        let tables = entityTables.map { SQLiteMigrationTable($0, context) }
+        for table in tables { try check(table, context, db) }
         // Everything that reads the source tables runs before any of them is altered.
         var alterations: [SQLiteTableAlteration] = []
         for table in tables {
-            if let plan = SQLiteTableAlteration(table), existing.contains(plan.sourceTable),
-               try !hasTableConstraints(SQLiteMigrationSource.old(plan.sourceTable), db) {
+            if let plan = SQLiteTableAlteration(table), context.inPlace.contains(plan.sourceTable) {
                 alterations.append(plan)
             } else {
-                try rebuild(table, db)
+                try rebuild(table, context, db)
             }
         }
-        for table in context.destination.tables where !table.primaryKey.isEmpty { try fillJoinTable(table, db) }
-        for plan in alterations { try plan.run(db, keepingIndexes: context.destination.indexes) }
-        let altered = Set(alterations.map(\.sourceTable))
-        for name in existing where !altered.contains(name) {
-            try db.execute(sql: "DROP TABLE \(SQLiteMigrationSource.old(name))")
+        for table in context.destination.tables where !table.primaryKey.isEmpty {
+            try fillJoinTable(table, context, db)
+        }
+        for plan in alterations {
+            try plan.run(db, table: plan.sourceTable, keepingIndexes: context.destination.indexes)
+        }
+        for name in existing where !context.inPlace.contains(name) {
+            try db.execute(sql: "DROP TABLE \(context.old(name))")
         }
         for index in context.destination.indexes {
             try db.execute(sql: "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) "
@@ -72,11 +87,11 @@ struct SQLiteInPlaceMigration {
     }
 
     /// Throws NSMigrationError (134110) when a row lacks a value the destination requires.
-    private func check(_ table: SQLiteMigrationTable, _ db: Database) throws {
+    private func check(_ table: SQLiteMigrationTable, _ context: SQLiteMigrationSource, _ db: Database) throws {
         guard let source = table.sourceTable else { return }
         for check in table.checks {
             let found = try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM \(SQLiteMigrationSource.old(source)) AS s
+                SELECT EXISTS (SELECT 1 FROM \(context.old(source)) AS s
                 WHERE s.Z_ENT = \(check.sourceNumber) AND (\(check.expression.sql)) IS NULL)
                 """, arguments: StatementArguments(check.expression.arguments)) ?? false
             guard found else { continue }
@@ -88,19 +103,19 @@ struct SQLiteInPlaceMigration {
         }
     }
 
-    private func rebuild(_ table: SQLiteMigrationTable, _ db: Database) throws {
+    private func rebuild(_ table: SQLiteMigrationTable, _ context: SQLiteMigrationSource, _ db: Database) throws {
         try db.execute(sql: table.table.createStatement)
         guard let source = table.sourceTable, !table.expressions.isEmpty else { return }
         let numbers = table.feeding.map { String($0.source.number) }.joined(separator: ", ")
         try db.execute(sql: """
             INSERT INTO \(table.table.name) (\(table.table.columns.map(\.name).joined(separator: ", ")))
             SELECT \(table.expressions.map(\.sql).joined(separator: ", "))
-            FROM \(SQLiteMigrationSource.old(source)) AS s WHERE s.Z_ENT IN (\(numbers))
+            FROM \(context.old(source)) AS s WHERE s.Z_ENT IN (\(numbers))
             """, arguments: StatementArguments(table.expressions.flatMap(\.arguments)))
     }
 
     /// A join table: the pairs of the relationship that names it, from wherever the source kept them.
-    private func fillJoinTable(_ table: SQLiteTable, _ db: Database) throws {
+    private func fillJoinTable(_ table: SQLiteTable, _ context: SQLiteMigrationSource, _ db: Database) throws {
         try db.execute(sql: table.createStatement)
         for entity in context.destinationModel.entities(forConfigurationName: configuration) ?? [] {
             for relationship in entity.properties.compactMap({ $0 as? NSRelationshipDescription }) {

@@ -39,7 +39,7 @@ struct SQLiteMigrationPairs {
         -> SQLiteMigrationPairs? {
         guard let owner = old.entity?.name,
               let storage = context.source.storage(ofRelationship: old.name, ofEntity: owner) else { return nil }
-        let table = SQLiteMigrationSource.old
+        let table = { context.old($0) }
         switch storage {
         case .foreignKey(let key):
             return SQLiteMigrationPairs(

@@ -2,11 +2,14 @@ import GRDB
 
 /// What an in-place migration knows of both sides: the store's layout under
 /// the source model (its tables renamed `Z_MIG_<name>` while the migration
-/// runs), the destination layout, and which entity and property each
+/// runs, but those altered in place), the destination layout, and which entity and property each
 /// destination one comes from (the inferred mapping model).
 struct SQLiteMigrationSource {
-    /// The prefix the source tables carry during the migration.
+    /// The prefix the source tables carry during the migration, but for
+    /// those altered where they are (`inPlace`).
     static let prefix = "Z_MIG_"
+    /// The source tables that keep their name until they are altered.
+    var inPlace: Set<String> = []
 
     let source: SQLiteSchema
     let destination: SQLiteSchema
@@ -42,8 +45,8 @@ struct SQLiteMigrationSource {
         sourceProperty = properties
     }
 
-    /// The source table `name` under its migration name.
-    static func old(_ name: String) -> String { prefix + name }
+    /// The source table `name` under its name during the migration.
+    func old(_ name: String) -> String { inPlace.contains(name) ? name : Self.prefix + name }
 
     /// The source entity a destination entity comes from.
     func sourceEntity(of destination: NSEntityDescription) -> NSEntityDescription? {

@@ -187,7 +187,7 @@ struct SQLiteMigrationTable {
                               arguments: key.arguments, sameRow: key.sameRow)
         }
         let number = context.entityNumberExpression("x.Z_ENT", among: everyEntity)
-        return Expression(sql: "(SELECT \(number) FROM \(SQLiteMigrationSource.old(table)) AS x "
+        return Expression(sql: "(SELECT \(number) FROM \(context.old(table)) AS x "
                             + "WHERE x.Z_PK = \(key.sql))", arguments: key.arguments, sameRow: false)
     }
 }

@@ -73,12 +73,17 @@ enum SQLiteStoreMigration {
     /// cached in the file. Throws 134130 when there is none.
     static func sourceModel(ofStoreAt url: URL, metadata: [String: Any], destination: NSManagedObjectModel,
                             configuration: String?) throws -> SourceModel {
-        let versions = (try? destination.versionBundleURL.map { try ModelVersionBundle(url: $0).allVersions() }) ?? nil
-        let candidates = versions ?? [("current", destination)]
-        if let match = candidates.first(where: {
-            $0.model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata)
-        }) {
-            return SourceModel(model: match.model, isDestination: false)
+        // Versions are read one by one until one has the store's hashes; the destination is not read again.
+        var candidates: [(name: String, model: NSManagedObjectModel)] = []
+        let bundle = destination.versionBundleURL.flatMap { try? ModelVersionBundle(url: $0) }
+        for name in bundle?.versionNames ?? ["current"] {
+            guard let model = name == (destination.versionName ?? "current") ? destination
+                    : try? bundle?.model(named: name) else { continue }
+            candidates.append((name, model))
+            if model !== destination, model.isConfiguration(withName: configuration,
+                                                            compatibleWithStoreMetadata: metadata) {
+                return SourceModel(model: model, isDestination: false)
+            }
         }
         if let merged = NSManagedObjectModel.mergedModel(from: nil, forStoreMetadata: metadata) {
             return SourceModel(model: merged, isDestination: false)

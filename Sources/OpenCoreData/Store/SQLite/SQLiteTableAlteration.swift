@@ -26,11 +26,10 @@ struct SQLiteTableAlteration {
         expressions = table.expressions
     }
 
-    /// Alters the table `Z_MIG_<source>` and renames it to the destination
-    /// table. `keepingIndexes`: the destination's indexes; an existing index
-    /// survives when one of them has its name and columns.
-    func run(_ db: Database, keepingIndexes indexes: [SQLiteIndex]) throws {
-        let table = SQLiteMigrationSource.old(sourceTable)
+    /// Alters the source table, named `table` now, and renames it to the
+    /// destination table. `keepingIndexes`: the destination's indexes; an
+    /// existing index survives when one of them has its name and columns.
+    func run(_ db: Database, table: String, keepingIndexes indexes: [SQLiteIndex]) throws {
         let existing = try db.columns(in: table).map(\.name)
         let present = Set(existing), names = Set(columns.map(\.name))
         var reads: [String: Int] = [:]
@@ -73,6 +72,6 @@ struct SQLiteTableAlteration {
         for name in existing where !kept.contains(name) && !names.contains(name) {
             try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(name)")
         }
-        try db.execute(sql: "ALTER TABLE \(table) RENAME TO \(destinationTable)")
+        if table != destinationTable { try db.execute(sql: "ALTER TABLE \(table) RENAME TO \(destinationTable)") }
     }
 }
