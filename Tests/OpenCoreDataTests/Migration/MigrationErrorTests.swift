@@ -127,6 +127,34 @@ import Testing
         #expect(underlying?.userInfo["entity"] as? String == "Tag")
     }
 
+    /// A uniqueness constraint added over rows that break it:
+    /// NSMigrationConstraintViolationError (134111, "migration failed due to a
+    /// violated uniqueness constraint", CoreDataErrors.h), naming the entity; the store stays.
+    @Test func addedUniquenessConstraintBrokenByTheRows() throws {
+        let changed = MigrationModels()
+        changed.note.uniquenessConstraints = [["count"]]
+        let unique = MigrationModels()
+        unique.folder.uniquenessConstraints = [["name"]]
+        let versions = try MigrationModels.versions(MigrationModels().model(), changed.model(), unique.model())
+        let url = TestStack.temporaryStoreURL()
+        try MigrationModels.writeVersion1(to: url, model: versions[0])
+        // Notes' counts are all different: that constraint holds and the migration runs.
+        #expect(try MigrationModels.rows(MigrationModels.open(url, versions[1]), "Note", ["title"]).count == 6)
+
+        let clash = TestStack.temporaryStoreURL()
+        try MigrationModels.writeVersion1(to: clash, model: versions[0])
+        let writer = try MigrationModels.open(clash, versions[0], options: nil)
+        try writer.performAndWait { () throws in
+            TestStack.insert("Folder", into: writer, ["name": "f0"])
+            try writer.save()
+        }
+        let before = try Self.dump(clash)
+        let error = Self.error { _ = try MigrationModels.open(clash, versions[2]) }
+        #expect(error?.code == NSMigrationConstraintViolationError)
+        #expect(error?.userInfo["entity"] as? String == "Folder")
+        #expect(try Self.dump(clash) == before)
+    }
+
     /// No version at hand wrote the store: 134130, missing source model.
     @Test func unknownSourceModel() throws {
         let (url, _, _) = try Self.store()

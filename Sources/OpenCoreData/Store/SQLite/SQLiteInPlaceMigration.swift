@@ -68,10 +68,7 @@ struct SQLiteInPlaceMigration {
         for name in existing where !context.inPlace.contains(name) {
             try db.execute(sql: "DROP TABLE \(context.old(name))")
         }
-        for index in context.destination.indexes {
-            try db.execute(sql: "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) "
-                               + "ON \(index.table) (\(index.terms.joined(separator: ", ")))")
-        }
+        for index in context.destination.indexes { try create(index, db) }
         try renumber(db, maxima: maxima, tables: tables)
         if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
         var updated = metadata
@@ -136,6 +133,22 @@ struct SQLiteInPlaceMigration {
                                    + "SELECT \(values.joined(separator: ", ")) FROM (\(pairs.query)) AS p")
                 return
             }
+        }
+    }
+
+    /// Creates a destination index; a uniqueness constraint the rows break
+    /// fails the migration with NSMigrationConstraintViolationError (134111).
+    private func create(_ index: SQLiteIndex, _ db: Database) throws {
+        do {
+            try db.execute(sql: "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) "
+                               + "ON \(index.table) (\(index.terms.joined(separator: ", ")))")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            let entities = context.destination.entities.filter { $0.table == index.table }.map(\.name)
+            let reason = "rows of \(entities.joined(separator: ", ")) share values of the uniqueness constraint "
+                + "on \(index.terms.joined(separator: ", "))"
+            throw NSError.coreData(NSMigrationConstraintViolationError, "Cannot migrate store in-place: \(reason).",
+                                   userInfo: ["entity": entities.first ?? "", "reason": reason,
+                                              NSUnderlyingErrorKey: error as NSError])
         }
     }
 

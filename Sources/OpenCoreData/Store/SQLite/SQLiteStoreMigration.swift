@@ -7,8 +7,9 @@ import GRDB
 ///
 /// Errors are Core Data's: 134100 without the migrate option, 134130 when
 /// no version at hand wrote the store, 134140 without the infer option or
-/// when no mapping can be inferred (the inference's 134190 underneath), and
-/// 134110 when the migration itself fails; the store is then untouched.
+/// when no mapping can be inferred (the inference's 134190 underneath),
+/// 134111 when rows break a uniqueness constraint the destination adds, and
+/// 134110 when the migration otherwise fails; the store is then untouched.
 enum SQLiteStoreMigration {
     /// The version of the model that wrote a store, and how it was found.
     struct SourceModel {
@@ -59,6 +60,7 @@ enum SQLiteStoreMigration {
         } catch {
             // GRDB's errors are Swift errors: on Linux only a coercion makes them NSErrors.
             let error = error as NSError
+            if error.code == NSMigrationConstraintViolationError { throw error }
             let detail = error.code == NSMigrationError ? error.localizedDescription
                 : "Cannot migrate store in-place: \(error.localizedDescription)"
             throw NSError.coreData(NSMigrationError, "An error occurred during persistent store migration. \(detail)",
