@@ -209,6 +209,51 @@ extension LightweightMigrationTests {
         #expect(type == "FLOAT")
     }
 
+    /// A removed sub-entity's rows go, and so do references to them: a
+    /// to-one without inverse becomes nil, many-to-many pairs go.
+    @Test func removedSubentityTakesItsReferencesAlong() throws {
+        let v1 = MigrationModels(), v2 = MigrationModels()
+        for models in [v1, v2] {
+            models.folder.properties += [TestStack.relationship("pinned", to: models.note)]
+        }
+        let special = NSEntityDescription(name: "Special")
+        special.properties = [NSAttributeDescription(name: "level", type: .integer16AttributeType)]
+        v1.note.subentities = [special]
+        let versions = try MigrationModels.versions(v1.model([special]), v2.model())
+        let url = TestStack.temporaryStoreURL()
+        try MigrationModels.writeVersion1(to: url, model: versions[0])
+        let writer = try MigrationModels.open(url, versions[0], options: nil)
+        try writer.performAndWait { () throws in
+            let fetch = { (entity: String) in try writer.fetch(NSFetchRequest<NSManagedObject>(entityName: entity)) }
+            let folders = try fetch("Folder").sorted {
+                ($0.value(forKey: "name") as! String) < ($1.value(forKey: "name") as! String)
+            }
+            let tag = try fetch("Tag").first { $0.value(forKey: "name") as? String == "t0" }!
+            let n0 = try fetch("Note").first { $0.value(forKey: "title") as? String == "n0" }!
+            let s = TestStack.insert("Special", into: writer, ["title": "s", "folder": folders[0]])
+            s.setValue(NSSet(object: tag), forKey: "tags")
+            folders[0].setValue(n0, forKey: "pinned")
+            folders[1].setValue(s, forKey: "pinned")
+            try writer.save()
+        }
+        let context = try MigrationModels.open(url, versions[1])
+        #expect(try MigrationModels.rows(context, "Folder", ["name", "notes", "pinned"])
+                    == [["f0", "n0,n2,n4", "n0"], ["f1", "n1,n3,n5", "nil"]])
+        #expect(try MigrationModels.rows(context, "Tag", ["name", "notes"]) == [["t0", "n0,n1,n2,n3,n4,n5"],
+                                                                                  ["t1", "n0,n3"]])
+        // In the file: no key or join row names the removed row.
+        let schema = try SQLiteSchema(model: versions[1])
+        guard case .joinTable(let join)? = schema.storage(ofRelationship: "tags", ofEntity: "Note") else {
+            Issue.record("Note.tags has no join table")
+            return
+        }
+        let (pinned, pairs) = try DatabaseQueue(path: url.path).read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(ZPINNED) FROM ZFOLDER"),
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(join.table)"))
+        }
+        #expect(pinned == 1 && pairs == 8)
+    }
+
     /// The column names of `table` in the file at `url`.
     static func columns(_ url: URL, _ table: String) throws -> [String] {
         try DatabaseQueue(path: url.path).read { db in try db.columns(in: table).map(\.name) }

@@ -68,6 +68,7 @@ struct SQLiteInPlaceMigration {
         for name in existing where !context.inPlace.contains(name) {
             try db.execute(sql: "DROP TABLE \(context.old(name))")
         }
+        try dropDanglingReferences(db)
         for index in context.destination.indexes { try create(index, db) }
         try renumber(db, maxima: maxima, tables: tables)
         if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
@@ -132,6 +133,41 @@ struct SQLiteInPlaceMigration {
                 try db.execute(sql: "INSERT OR IGNORE INTO \(table.name) (\(columns.joined(separator: ", "))) "
                                    + "SELECT \(values.joined(separator: ", ")) FROM (\(pairs.query)) AS p")
                 return
+            }
+        }
+    }
+
+    /// When the rows of a removed entity went, references to them go too, as
+    /// Core Data's migration relates only the instances it migrated: keys
+    /// set to NULL, join rows deleted. Skipped when no entity was removed.
+    private func dropDanglingReferences(_ db: Database) throws {
+        guard context.source.entities.contains(where: { context.destinationEntityName(ofSource: $0.name) == nil })
+        else { return }
+        func rows(of entity: NSEntityDescription?) -> String? {
+            guard let mapped = context.destination.entity(named: entity?.name ?? "") else { return nil }
+            return "SELECT Z_PK FROM \(mapped.table) WHERE Z_ENT BETWEEN \(mapped.numbers.lowerBound) "
+                + "AND \(mapped.numbers.upperBound)"
+        }
+        for entity in context.destinationModel.entities(forConfigurationName: configuration) ?? [] {
+            for case let relationship as NSRelationshipDescription in entity.ownProperties
+            where !relationship.isTransient {
+                switch context.destination.storage(ofRelationship: relationship.name, ofEntity: entity.name ?? "") {
+                case .foreignKey(let key)?:
+                    guard let targets = rows(of: relationship.destinationEntity) else { continue }
+                    let cleared = [key.column, key.entityColumn, key.orderColumn].compactMap { $0 }
+                        .map { "\($0) = NULL" }.joined(separator: ", ")
+                    try db.execute(sql: "UPDATE \(key.table) SET \(cleared) "
+                                       + "WHERE \(key.column) IS NOT NULL AND \(key.column) NOT IN (\(targets))")
+                case .hiddenForeignKey(let table, let column)?:
+                    guard let owners = rows(of: entity) else { continue }
+                    try db.execute(sql: "UPDATE \(table) SET \(column) = NULL "
+                                       + "WHERE \(column) IS NOT NULL AND \(column) NOT IN (\(owners))")
+                case .joinTable(let join)?:
+                    guard let targets = rows(of: relationship.destinationEntity) else { continue }
+                    try db.execute(sql: "DELETE FROM \(join.table) WHERE \(join.destination) NOT IN (\(targets))")
+                case .inverseForeignKey?, nil:
+                    continue
+                }
             }
         }
     }
