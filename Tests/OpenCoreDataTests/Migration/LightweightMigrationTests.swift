@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import Testing
 @testable import OpenCoreDataCore
 
@@ -252,6 +253,24 @@ extension LightweightMigrationTests {
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(join.table)"))
         }
         #expect(pinned == 1 && pairs == 8)
+    }
+
+    /// `-com.apple.CoreData.MigrationDebug 1`: the steps and the time, in Core Data's words.
+    @Test func migrationDebugLogsTheSteps() throws {
+        let capture = SQLDebugLogTests.Capture()
+        let (oldLevel, oldLogger) = (CoreDataDebug.migrationDebugLevel, CoreDataDebug.logger)
+        CoreDataDebug.migrationDebugLevel = 1
+        CoreDataDebug.logger = Logger(label: "test") { _ in SQLDebugLogTests.CapturingHandler(capture: capture) }
+        defer { (CoreDataDebug.migrationDebugLevel, CoreDataDebug.logger) = (oldLevel, oldLogger) }
+        let changed = MigrationModels()
+        changed.note.properties += [NSAttributeDescription(name: "subtitle", type: .stringAttributeType)]
+        let url = TestStack.temporaryStoreURL()
+        _ = try Self.migrated(to: changed.model(), url: url)
+        let lines = capture.all.filter { $0.1["store"] == .string(url.path) }.map(\.0)
+        #expect(lines.first == "CoreData: annotation: (migration) will attempt automatic schema migration")
+        #expect(lines.contains { $0.hasPrefix("CoreData: annotation: (migration) inferring a mapping model") })
+        #expect(lines.last?.hasPrefix("CoreData: annotation: (migration) in-place migration completed successfully in")
+                    == true)
     }
 
     /// The column names of `table` in the file at `url`.

@@ -1,4 +1,5 @@
 import GRDB
+import Logging
 
 /// Automatic lightweight migration when an SQLite store opens with a model
 /// that did not write it (`NSMigratePersistentStoresAutomaticallyOption`
@@ -32,6 +33,8 @@ enum SQLiteStoreMigration {
             try SQLiteStoreSetup.checkCompatible(metadata, model: model, configuration: configuration, url: url)
             return nil
         }
+        let log = MigrationLog(store: url)
+        log.note("will attempt automatic schema migration")
         let source = try sourceModel(ofStoreAt: url, metadata: metadata, destination: model,
                                      configuration: configuration)
         if source.isDestination {
@@ -44,20 +47,30 @@ enum SQLiteStoreMigration {
             throw missingMapping(url, underlying: nil, "the store needs a migration and NSInferMappingModel"
                                  + "AutomaticallyOption is not set (mapping model files are not read)")
         }
+        log.note("inferring a mapping model between data models with source hashes: "
+                 + "\(source.model.entityVersionHashesByName.keys.sorted()) and destination hashes: "
+                 + "\(model.entityVersionHashesByName.keys.sorted())")
         let mapping: NSMappingModel
         do {
             mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source.model, destinationModel: model)
         } catch {
             throw missingMapping(url, underlying: error as NSError, (error as NSError).localizedDescription)
         }
+        if log.level >= 3 { for entityMapping in mapping.entityMappings { log.note("\(entityMapping)") } }
+        let start = ContinuousClock.now
         do {
-            return try database.write { db in
+            let migrated = try database.write { db in
                 let migration = try SQLiteInPlaceMigration(sourceModel: source.model, destinationModel: model,
                                                            mapping: mapping, configuration: configuration,
                                                            file: SQLiteFileJoinTables(db))
                 return try migration.run(db, metadata: metadata)
             }
+            let elapsed = (ContinuousClock.now - start).components
+            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+            log.note("in-place migration completed successfully in \(String(format: "%.2f", seconds)) seconds")
+            return migrated
         } catch {
+            log.note("in-place migration failed: \((error as NSError).localizedDescription)")
             // GRDB's errors are Swift errors: on Linux only a coercion makes them NSErrors.
             let error = error as NSError
             if error.code == NSMigrationConstraintViolationError { throw error }
@@ -102,6 +115,23 @@ enum SQLiteStoreMigration {
                                "Persistent store migration failed, missing source managed object model: no version "
                                + "at hand wrote the store at \(url.path).",
                                userInfo: ["metadata": metadata, NSFilePathErrorKey: url.path])
+    }
+
+    /// `-com.apple.CoreData.MigrationDebug` lines, as Core Data writes them
+    /// ("CoreData: annotation: (migration) …"), to ``CoreDataDebug/logger``.
+    struct MigrationLog {
+        let level = CoreDataDebug.migrationDebugLevel
+        let logger: Logger?
+
+        init(store: URL) {
+            var logger = CoreDataDebug.logger
+            logger[metadataKey: "store"] = "\(store.path)"
+            self.logger = level > 0 ? logger : nil
+        }
+
+        func note(_ line: @autoclosure () -> String) {
+            logger?.info("CoreData: annotation: (migration) \(line())")
+        }
     }
 
     private static func flag(_ key: String, _ options: [AnyHashable: Any]?) -> Bool {
