@@ -15,7 +15,8 @@ struct OCD: ParsableCommand {
             `ocd --generate-completion-script zsh > ~/.zfunc/_ocd`).
             SQL debug log: OPENCOREDATA_SQL_DEBUG=1 ocd query …, or -com.apple.CoreData.SQLDebug 1 as for an app.
             """,
-        subcommands: [ModelCommand.self, GenerateCommand.self, InspectCommand.self, QueryCommand.self])
+        subcommands: [ModelCommand.self, GenerateCommand.self, InspectCommand.self, QueryCommand.self,
+                      MigrateCommand.self])
 
     /// Commands that run as written in the repository's Examples folder, shown
     /// in `ocd --help` (OCDCommandLineTests runs them). At most 76 columns, so

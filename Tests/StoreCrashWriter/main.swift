@@ -10,6 +10,18 @@ import Foundation
 import OpenCoreData
 
 let arguments = CommandLine.arguments
+// StoreCrashWriter migrate <store path> <.xcdatamodeld> <version>: opens the store with that version and
+// both migration options (a lightweight migration in place), prints "migrated" and exits; the migration
+// crash test (MigrationCrashTests) kills it in the middle.
+if arguments.count == 5, arguments[1] == "migrate" {
+    let model = try ModelVersionBundle(url: URL(fileURLWithPath: arguments[3])).model(named: arguments[4])
+    let migrating = NSPersistentStoreCoordinator(managedObjectModel: model)
+    FileHandle.standardOutput.write("migrating\n".data(using: .utf8)!)
+    try migrating.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: arguments[2]), options: [
+        NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true])
+    FileHandle.standardOutput.write("migrated\n".data(using: .utf8)!)
+    exit(0)
+}
 guard arguments.count == 4, let count = Int(arguments[2]) else {
     FileHandle.standardError.write("usage: StoreCrashWriter <store path> <objects per save> <model file>\n".data(using: .utf8)!)
     exit(2)

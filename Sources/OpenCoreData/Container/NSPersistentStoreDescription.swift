@@ -46,10 +46,11 @@ open class NSPersistentStoreDescription: NSObject, NSCopying, @unchecked Sendabl
     /// The CloudKit container an NSPersistentCloudKitContainer mirrors the store to. Kept so that
     /// CloudKit stacks compile; nothing is mirrored on this platform.
     open var cloudKitContainerOptions: NSPersistentCloudKitContainerOptions?
-    /// Whether an older store is migrated to the model automatically (the
-    /// option is passed on; migration itself is not implemented yet).
+    /// Whether a store of another model version is migrated to the model
+    /// when added (`NSMigratePersistentStoresAutomaticallyOption`); true, as on Apple platforms.
     open var shouldMigrateStoreAutomatically = true
-    /// Whether a mapping model is inferred for automatic migration.
+    /// Whether the mapping for that migration is inferred
+    /// (`NSInferMappingModelAutomaticallyOption`, lightweight migration); true, as on Apple platforms.
     open var shouldInferMappingModelAutomatically = true
 
     /// A description of a SQLite store at `url`.

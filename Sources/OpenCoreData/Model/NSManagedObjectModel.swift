@@ -74,6 +74,13 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     /// Data never depends on them at run time.
     public var versionIdentifiers: Set<AnyHashable> = [] { willSet { ensureEditable("versionIdentifiers") } }
 
+    /// The `.xcdatamodeld` this model is a version of, when it was read from
+    /// one: where automatic migration looks for the version that wrote a
+    /// store, as Core Data looks in the app's bundles.
+    var versionBundleURL: URL?
+    /// This version's name in ``versionBundleURL``.
+    var versionName: String?
+
     /// The version hash of every entity, by entity name. A store records these
     /// and opens only with a model whose hashes agree.
     public var entityVersionHashesByName: [String: Data] {

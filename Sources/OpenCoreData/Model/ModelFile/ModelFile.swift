@@ -72,7 +72,10 @@ public struct ModelVersionBundle: Sendable {
         guard versionNames.contains(name) else {
             throw ModelFileError(.missingFile, "No version named '\(name)'; the bundle holds \(versionNames.joined(separator: ", ")).", file: url)
         }
-        return try ModelFile.load(url.appendingPathComponent(name + ".xcdatamodel"))
+        let model = try ModelFile.load(url.appendingPathComponent(name + ".xcdatamodel"))
+        model.versionBundleURL = url
+        model.versionName = name
+        return model
     }
 
     /// The model of the current version.

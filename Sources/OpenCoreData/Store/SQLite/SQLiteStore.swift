@@ -55,12 +55,18 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         debugLog = SQLiteDebugLog(store: url)
         database = try SQLiteConnection.open(at: url, options: options, readOnly: isReadOnly, debugLog: debugLog)
         try translatingErrors {
-            if let existing = try database.read(SQLiteMetadata.read) {
+            if var existing = try database.read(SQLiteMetadata.read) {
+                let ignoresVersions = (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true
+                if !ignoresVersions, let migrated = try SQLiteStoreMigration.migrateIfNeeded(
+                    existing, database: database, model: model, configuration: configuration, url: url,
+                    options: options, readOnly: isReadOnly) {
+                    existing = migrated
+                }
                 // An existing file's many-to-many pairs are read where the file holds them.
                 let joinTables = try database.read(SQLiteFileJoinTables.init)
                 mapping = try SQLiteMapping(model: model, configuration: configuration, file: joinTables)
                 metadata = existing
-                if (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true {
+                if ignoresVersions {
                     metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
                 } else {
                     try SQLiteStoreSetup.checkCompatible(existing, model: model, configuration: configuration, url: url)
