@@ -10,9 +10,13 @@ extension NSManagedObjectContext {
     public func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult {
         switch request {
         case let update as NSBatchUpdateRequest: return try executeBatchUpdate(update)
+        case let delete as NSBatchDeleteRequest: return try executeBatchDelete(delete)
+        case let insert as NSBatchInsertRequest: return try executeBatchInsert(insert)
+        case let fetch as any AsynchronousFetchStarting: return fetch.start(in: self)
         default:
             throw NSError.coreData(NSPersistentStoreOperationError,
-                                   "execute(_:) runs batch update requests; \(type(of: request)) is not one of them.")
+                                   "execute(_:) runs batch update, delete and insert requests and asynchronous fetches; "
+                                   + "\(type(of: request)) is not one of them.")
         }
     }
 
