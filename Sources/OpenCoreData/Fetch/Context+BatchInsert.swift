@@ -35,45 +35,42 @@ extension NSManagedObjectContext {
     /// The records of `request`, one per call: its objects, or what its
     /// dictionary or managed object handler fills in until it returns `true`.
     private static func records(of request: NSBatchInsertRequest, entity: NSEntityDescription) throws
-        -> () throws -> [String: Any]? {
+        -> (_ field: (String, Any) throws -> Void) throws -> Bool {
         if let objects = request.objectsToInsert {
             var iterator = objects.makeIterator()
-            return { iterator.next() }
+            return { field in
+                guard let record = iterator.next() else { return false }
+                for (key, value) in record { try field(key, value) }
+                return true
+            }
         }
         if let handler = request.dictionaryHandler {
+            let dictionary = BatchInsertDictionary()
             var index = 0
-            return {
-                let dictionary = NSMutableDictionary()
-                guard !handler(dictionary) else { return nil }
-                defer { index += 1 }
-                return try Self.record(dictionary, index: index)
+            return { field in
+                dictionary.clear()
+                guard !handler(dictionary) else { return false }
+                if let key = dictionary.foreignKey {
+                    throw NSError.coreData(NSPersistentStoreOperationError,
+                                           "Batch insert record \(index): the key \(key) is not an attribute name (a String).")
+                }
+                try dictionary.forEachField(field)
+                index += 1
+                return true
             }
         }
         if let handler = request.managedObjectHandler {
             let objectClass = ManagedObjectClasses.objectClass(for: entity)
             let attributes = entity.properties.compactMap { $0 as? NSAttributeDescription }.filter { !$0.isTransient }
-            return {
+            return { field in
                 let object = objectClass.init(entity: entity, insertInto: nil)
-                guard !handler(object) else { return nil }
-                var record: [String: Any] = [:]
-                for attribute in attributes { record[attribute.name] = object.value(forKey: attribute.name) ?? NSNull() }
-                return record
+                guard !handler(object) else { return false }
+                for attribute in attributes { try field(attribute.name, object.value(forKey: attribute.name) ?? NSNull()) }
+                return true
             }
         }
         throw NSError.coreData(NSPersistentStoreOperationError,
                                "A batch insert request needs objectsToInsert, a dictionaryHandler or a managedObjectHandler.")
-    }
-
-    private static func record(_ dictionary: NSMutableDictionary, index: Int) throws -> [String: Any] {
-        var record: [String: Any] = [:]
-        for (key, value) in dictionary {
-            guard let name = key as? String else {
-                throw NSError.coreData(NSPersistentStoreOperationError,
-                                       "Batch insert record \(index): the key \(key) is not an attribute name (a String).")
-            }
-            record[name] = value
-        }
-        return record
     }
 
     /// What a record colliding with a stored one on a uniqueness constraint

@@ -13,8 +13,10 @@ public struct StoreBatchInsert: @unchecked Sendable {
     }
 
     var entity: NSEntityDescription
-    /// The next record's attribute values by name; nil after the last.
-    var nextRecord: () throws -> [String: Any]?
+    /// Hands each attribute name and value of the next record to `field`;
+    /// false, calling nothing, when there is no record left. A visitor
+    /// rather than a returned dictionary: no collection is made per record.
+    var nextRecord: (_ field: (String, Any) throws -> Void) throws -> Bool
     var conflicts: Conflicts
     /// Whether the result must list the records' IDs.
     var wantsIDs: Bool

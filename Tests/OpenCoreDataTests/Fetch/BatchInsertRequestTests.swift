@@ -135,6 +135,28 @@ import Testing
         #expect(try Self.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Product'", in: context).first.map { $0[0] as Int } == 0)
     }
 
+    /// Without uniqueness constraints the store takes many records per statement: keys, values and the
+    /// all-or-nothing failure hold across statements and for a shorter last one.
+    @Test func manyRecordsWithoutConstraints() throws {
+        let context = try TestStack.context(Self.model(unique: false), .sqlite)
+        try context.performAndWait { () throws in
+            let objects: [[String: Any]] = (0..<150).map { ["serial": "s\($0)", "stock": $0] }
+            let request = NSBatchInsertRequest(entityName: "Product", objects: objects + [["serial": "bad", "stock": "x"]])
+            let error = #expect(throws: NSError.self) { try context.execute(request) }
+            #expect(error?.localizedDescription.contains("record 150") == true)
+            request.objectsToInsert = objects
+            request.resultType = .objectIDs
+            let ids = try #require(try Self.execute(request, in: context) as? [NSManagedObjectID])
+            #expect(ids.map(\.primaryKey) == (1...150).map { Int64($0) })
+            #expect(context.object(with: ids[149]).value(forKey: "serial") as? String == "s149")
+            #expect(context.object(with: ids[70]).value(forKey: "stock") as? Int32 == 70)
+        }
+        let rows = try Self.rows("SELECT COUNT(*), SUM(ZSTOCK), MAX(Z_PK) FROM ZPRODUCT", in: context)
+        #expect(rows[0][0] as Int == 150 && rows[0][1] as Int == 149 * 150 / 2 && rows[0][2] as Int == 150)
+        let max = try Self.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Product'", in: context)
+        #expect(max.first.map { $0[0] as Int } == 150)
+    }
+
     /// Uniqueness constraints make the insert an upsert by the executing context's merge policy:
     /// "If we set NSManagedObjectContext's merge policy to NSMergeByPropertyObjectTrumpMergePolicy before
     /// executing the batch insert then Core Data goes and updates existing items with incoming attribute

@@ -126,9 +126,26 @@ final class SQLiteBatchDelete {
         }
     }
 
-    /// Whether deleting rows of `table` changes anything beyond the rows themselves.
+    /// Whether deleting rows of `table` changes or checks anything beyond the rows themselves.
     private func needsFollowUp(_ table: String) -> Bool {
-        !links(in: table).isEmpty || !externalColumns(table).isEmpty
+        links(in: table).contains(where: Self.requiresWork) || !externalColumns(table).isEmpty
+    }
+
+    /// Whether deleting a source row of `link` touches or checks other rows. A to-one kept in the
+    /// deleted row whose inverse is an optional to-many (or that has none) needs nothing: the row
+    /// and its key go together.
+    private static func requiresWork(_ link: Link) -> Bool {
+        let rule = link.relationship.deleteRule
+        guard rule != .noActionDeleteRule else {
+            // No Action leaves other rows alone, but a join-table row or hidden key is the deleted row's own data.
+            switch link.storage {
+            case .joinTable, .hiddenForeignKey: return true
+            case .foreignKey, .inverseForeignKey: return false
+            }
+        }
+        guard case .foreignKey = link.storage, rule == .nullifyDeleteRule else { return true }
+        guard let inverse = link.relationship.inverseRelationship else { return false }
+        return !inverse.isToMany || !inverse.isOptional
     }
 
     /// The keys of the rows of `link`'s owner among the keys to delete (of `round`, or all).
@@ -167,7 +184,7 @@ final class SQLiteBatchDelete {
     /// rule would leave a mandatory inverse without the deleted row.
     private func refuseBrokenRules() throws {
         for table in deleting.keys {
-            for link in links(in: table) {
+            for link in links(in: table) where Self.requiresWork(link) {
                 let rule = link.relationship.deleteRule
                 let mandatoryInverse = link.relationship.inverseRelationship.map { !$0.isOptional } ?? false
                 guard rule == .denyDeleteRule || (rule == .nullifyDeleteRule && mandatoryInverse) else { continue }
@@ -196,7 +213,7 @@ final class SQLiteBatchDelete {
     /// version raised), hidden keys cleared, join-table rows deleted.
     private func nullify() throws {
         for table in deleting.keys {
-            for link in links(in: table) {
+            for link in links(in: table) where Self.requiresWork(link) {
                 let sources = sources(link, round: nil)
                 let staying = deleting[link.destinationTable].map { " AND Z_PK NOT IN (SELECT Z_PK FROM \($0))" } ?? ""
                 switch link.storage {
