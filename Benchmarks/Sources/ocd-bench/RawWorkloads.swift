@@ -79,8 +79,8 @@ enum RawWorkloads {
         let db = try RawConnection(url)
         for statement in GraphData.schema { db.execute(statement) }
         db.execute("BEGIN")
-        db.run("INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZRATING, ZFILESIZE, ZCREATIONDATE, ZNAME) VALUES (?, 2, 1, ?, ?, ?, ?)",
-               0..<photos) { s, i in
+        db.run("INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZRATING, ZFILESIZE, ZCREATIONDATE, ZNAME) "
+               + "VALUES (?, 2, 1, ?, ?, ?, ?)", 0..<photos) { s, i in
             let p = GraphData.photo(i, photos: photos)
             s.bind(1, p.id); s.bind(2, p.rating); s.bind(3, p.fileSize); s.bind(4, p.created); s.bind(5, p.name)
         }

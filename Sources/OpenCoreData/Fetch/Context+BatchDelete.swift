@@ -9,8 +9,8 @@ extension NSManagedObjectContext {
         let fetch = request.fetchRequest
         let model = coordinator.managedObjectModel
         guard let entity = fetch.entity ?? fetch.entityName.flatMap({ model.entitiesByName[$0] }) else {
-            throw NSError.coreData(NSPersistentStoreOperationError,
-                                   "A batch delete needs an entity; the model has none named '\(fetch.entityName ?? "")'.")
+            throw NSError.coreData(NSPersistentStoreOperationError, "A batch delete needs an entity; "
+                                   + "the model has none named '\(fetch.entityName ?? "")'.")
         }
         if let ids = request.objectIDs { try Self.checkBatchDeleteIDs(ids, entity: entity) }
         try FetchKeyPathCheck.check(fetch, entity: entity)
@@ -43,8 +43,8 @@ extension NSManagedObjectContext {
     private static func checkBatchDeleteIDs(_ ids: [NSManagedObjectID], entity: NSEntityDescription) throws {
         for id in ids {
             guard id.entity.name == entity.name else {
-                throw NSError.coreData(NSPersistentStoreOperationError,
-                                       "A batch delete by object IDs takes IDs of one entity; \(id) is not of entity \(entity.name ?? "").")
+                throw NSError.coreData(NSPersistentStoreOperationError, "A batch delete by object IDs takes IDs "
+                                       + "of one entity; \(id) is not of entity \(entity.name ?? "").")
             }
             guard !id.isTemporaryID else {
                 throw NSError.coreData(NSPersistentStoreOperationError,

@@ -7,22 +7,28 @@ extension NSManagedObjectContext {
             throw NSError.coreData(NSPersistentStoreOperationError, "The context has no persistent store coordinator.")
         }
         guard let entity = request.entity ?? coordinator.managedObjectModel.entitiesByName[request.entityName] else {
-            throw NSError.coreData(NSPersistentStoreOperationError, "The model has no entity named '\(request.entityName)'.")
+            throw NSError.coreData(NSPersistentStoreOperationError,
+                                   "The model has no entity named '\(request.entityName)'.")
         }
         guard !entity.isAbstract else {
-            throw NSError.coreData(NSPersistentStoreOperationError, "A batch insert can't insert records of abstract entity \(entity.name ?? "").")
+            throw NSError.coreData(NSPersistentStoreOperationError,
+                                   "A batch insert can't insert records of abstract entity \(entity.name ?? "").")
         }
         let insert = StoreBatchInsert(entity: entity, nextRecord: try Self.records(of: request, entity: entity),
-                                      conflicts: Self.conflicts(mergePolicy), wantsIDs: request.resultType == .objectIDs)
+                                      conflicts: Self.conflicts(mergePolicy),
+                                      wantsIDs: request.resultType == .objectIDs)
         let stores = request.affectedStores ?? coordinator.persistentStores.filter { $0.holds(entity) }
         guard let store = stores.first else {
-            throw NSError.coreData(NSPersistentStoreOperationError, "No store of the coordinator holds entity \(entity.name ?? "").")
+            throw NSError.coreData(NSPersistentStoreOperationError,
+                                   "No store of the coordinator holds entity \(entity.name ?? "").")
         }
         let inserted = try coordinator.performStoreAccess {
             let inserted = try store.executeBatchInsert(insert)
             store.generation += 1
             // Records of a constrained entity may have been updated in place.
-            if !entity.uniquenessConstraintNames.isEmpty { coordinator.rowCache.forgetRecords(ofStore: store.identifier) }
+            if !entity.uniquenessConstraintNames.isEmpty {
+                coordinator.rowCache.forgetRecords(ofStore: store.identifier)
+            }
             return inserted
         }
         switch request.resultType {
@@ -51,8 +57,8 @@ extension NSManagedObjectContext {
                 dictionary.clear()
                 guard !handler(dictionary) else { return false }
                 if let key = dictionary.foreignKey {
-                    throw NSError.coreData(NSPersistentStoreOperationError,
-                                           "Batch insert record \(index): the key \(key) is not an attribute name (a String).")
+                    throw NSError.coreData(NSPersistentStoreOperationError, "Batch insert record \(index): "
+                                           + "the key \(key) is not an attribute name (a String).")
                 }
                 try dictionary.forEachField(field)
                 index += 1
@@ -65,12 +71,14 @@ extension NSManagedObjectContext {
             return { field in
                 let object = objectClass.init(entity: entity, insertInto: nil)
                 guard !handler(object) else { return false }
-                for attribute in attributes { try field(attribute.name, object.value(forKey: attribute.name) ?? NSNull()) }
+                for attribute in attributes {
+                    try field(attribute.name, object.value(forKey: attribute.name) ?? NSNull())
+                }
                 return true
             }
         }
-        throw NSError.coreData(NSPersistentStoreOperationError,
-                               "A batch insert request needs objectsToInsert, a dictionaryHandler or a managedObjectHandler.")
+        throw NSError.coreData(NSPersistentStoreOperationError, "A batch insert request needs objectsToInsert, "
+                               + "a dictionaryHandler or a managedObjectHandler.")
     }
 
     /// What a record colliding with a stored one on a uniqueness constraint

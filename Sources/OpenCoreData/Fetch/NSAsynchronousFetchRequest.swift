@@ -30,8 +30,9 @@ open class NSAsynchronousFetchRequest<ResultType: NSFetchRequestResult>: NSPersi
         let result = NSAsynchronousFetchResult(request: self, context: context, progress: progress)
         let run = UncheckedSendable { [self] in
             if progress.isCancelled {
-                result.operationError = NSError(domain: NSCocoaErrorDomain, code: CocoaError.userCancelled.rawValue,
-                                                userInfo: [NSLocalizedDescriptionKey: "The asynchronous fetch was cancelled."])
+                result.operationError = NSError(
+                    domain: NSCocoaErrorDomain, code: CocoaError.userCancelled.rawValue,
+                    userInfo: [NSLocalizedDescriptionKey: "The asynchronous fetch was cancelled."])
             } else {
                 do {
                     let objects = try context.fetch(fetchRequest)

@@ -152,8 +152,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     }
 
     private func unsupported(_ request: String) -> NSError {
-        NSError.coreData(NSPersistentStoreUnsupportedRequestTypeError,
-                         "\(request) is only supported by SQLite stores; this store is of type \(type.isEmpty ? "\(Swift.type(of: self))" : type).")
+        let kind = type.isEmpty ? "\(Swift.type(of: self))" : type
+        return NSError.coreData(NSPersistentStoreUnsupportedRequestTypeError,
+                                "\(request) is only supported by SQLite stores; this store is of type \(kind).")
     }
 
     /// Applies a save atomically: on error the store is as it was.

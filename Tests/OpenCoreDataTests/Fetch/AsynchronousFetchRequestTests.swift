@@ -16,7 +16,8 @@ import Testing
         func wait() -> Bool { done.wait(timeout: .now() + 10) == .success }
     }
 
-    static func request(_ completion: Completion, predicate: String? = nil) -> NSAsynchronousFetchRequest<NSManagedObject> {
+    static func request(_ completion: Completion, predicate: String? = nil)
+        -> NSAsynchronousFetchRequest<NSManagedObject> {
         let fetch = NSFetchRequest<NSManagedObject>(entityName: "Photo")
         fetch.predicate = predicate.map { NSPredicate(format: $0) }
         fetch.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
@@ -59,7 +60,8 @@ import Testing
         let result = try context.performAndWait { () throws -> NSPersistentStoreAsynchronousResult in
             TestStack.insert("Photo", into: context, ["name": "a"])
             try context.save()
-            let result = try #require(try context.execute(Self.request(completion)) as? NSPersistentStoreAsynchronousResult)
+            let executed = try context.execute(Self.request(completion))
+            let result = try #require(executed as? NSPersistentStoreAsynchronousResult)
             result.cancel()
             return result
         }

@@ -73,7 +73,8 @@ import Testing
             #expect(try Self.count("Photo", in: context) == 20)
             #expect(try Self.count("Photo", "name BEGINSWITH 'p1-'", in: context) == 0)
         }
-        #expect(try Self.rows("SELECT Z_PK FROM ZPHOTO WHERE ZALBUM NOT IN (SELECT Z_PK FROM ZALBUM)", in: context).isEmpty)
+        let orphans = "SELECT Z_PK FROM ZPHOTO WHERE ZALBUM NOT IN (SELECT Z_PK FROM ZALBUM)"
+        #expect(try Self.rows(orphans, in: context).isEmpty)
     }
 
     /// Nullify clears the inverse's key in the rows that stay (raising their version), for to-many and
@@ -90,7 +91,8 @@ import Testing
             #expect(try Self.delete("Department", nil, in: company) as? Int == 1)
             #expect(try Self.delete("Employee", "name == 'boss'", in: company) as? Int == 1)
         }
-        let employees = try Self.rows("SELECT ZNAME, ZDEPARTMENT, ZMANAGER, Z_OPT FROM ZEMPLOYEE ORDER BY ZNAME", in: company)
+        let employees = try Self.rows("SELECT ZNAME, ZDEPARTMENT, ZMANAGER, Z_OPT FROM ZEMPLOYEE ORDER BY ZNAME",
+                                      in: company)
         #expect(employees.map { $0[0] as String } == ["e1", "e2"])
         #expect(employees.allSatisfy { ($0[1] as Int64?) == nil && ($0[2] as Int64?) == nil && ($0[3] as Int) == 3 })
 
@@ -98,7 +100,8 @@ import Testing
         try quakes.performAndWait { () throws in
             let chile = TestStack.insert("Country", into: quakes, ["name": "Chile"])
             let peru = TestStack.insert("Country", into: quakes, ["name": "Peru"])
-            TestStack.insert("Quake", into: quakes, ["place": "Arica"]).setValue(Set([chile, peru]), forKey: "countries")
+            TestStack.insert("Quake", into: quakes, ["place": "Arica"])
+                .setValue(Set([chile, peru]), forKey: "countries")
             try quakes.save()
             #expect(try Self.delete("Country", "name == 'Chile'", in: quakes) as? Int == 1)
             let reader = try TestStack.reader(of: quakes)
@@ -107,7 +110,8 @@ import Testing
                 #expect(TestStack.names(TestStack.set(quake, "countries")) == ["Peru"])
             }
         }
-        let joinRows = try Self.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%' ESCAPE '\\' "
+        let joinRows = try Self.rows("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                     + "AND name LIKE 'Z\\_%' ESCAPE '\\' "
                                      + "AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')", in: quakes)
         let joinTable = try #require(joinRows.first.map { $0[0] as String })
         #expect(try Self.rows("SELECT * FROM \(joinTable)", in: quakes).count == 1)
@@ -186,7 +190,8 @@ import Testing
             let ids = try context.fetch(fetch)
             let request = NSBatchDeleteRequest(objectIDs: ids)
             request.resultType = .resultTypeObjectIDs
-            let deleted = try #require((try context.execute(request) as? NSBatchDeleteResult)?.result as? [NSManagedObjectID])
+            let result = try context.execute(request) as? NSBatchDeleteResult
+            let deleted = try #require(result?.result as? [NSManagedObjectID])
             #expect(Set(deleted) == Set(ids))
             #expect(try Self.count("Photo", in: context) == 28)
             #expect(request.fetchRequest.entityName == "Photo" && request.fetchRequest.predicate != nil)
@@ -196,7 +201,9 @@ import Testing
             let mixed = NSBatchDeleteRequest(objectIDs: [try #require(try context.fetch(fetch).first), album.objectID])
             #expect(throws: NSError.self) { try context.execute(mixed) }
             let temporary = TestStack.insert("Photo", into: context, ["name": "new"])
-            let error = #expect(throws: NSError.self) { try context.execute(NSBatchDeleteRequest(objectIDs: [temporary.objectID])) }
+            let error = #expect(throws: NSError.self) {
+                try context.execute(NSBatchDeleteRequest(objectIDs: [temporary.objectID]))
+            }
             #expect(error?.code == NSPersistentStoreOperationError)
             #expect(try Self.count("Album", in: context) == 3)
         }

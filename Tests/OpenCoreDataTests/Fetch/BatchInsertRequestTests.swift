@@ -17,10 +17,11 @@ import Testing
         let makerOf = TestStack.relationship("maker", to: maker)
         let products = TestStack.relationship("products", to: product, toMany: true)
         TestStack.pair(makerOf, products)
-        product.properties = [TestStack.attribute("serial", .stringAttributeType), TestStack.attribute("name", .stringAttributeType),
-                              stock, TestStack.attribute("price", .doubleAttributeType),
-                              TestStack.attribute("added", .dateAttributeType), TestStack.attribute("code", .UUIDAttributeType),
-                              makerOf]
+        product.properties = [TestStack.attribute("serial", .stringAttributeType),
+                              TestStack.attribute("name", .stringAttributeType), stock,
+                              TestStack.attribute("price", .doubleAttributeType),
+                              TestStack.attribute("added", .dateAttributeType),
+                              TestStack.attribute("code", .UUIDAttributeType), makerOf]
         if unique { product.uniquenessConstraints = [["serial"]] }
         maker.properties = [TestStack.attribute("name", .stringAttributeType), products]
         let model = NSManagedObjectModel()
@@ -42,7 +43,8 @@ import Testing
         let added = Date(timeIntervalSinceReferenceDate: 1000.5), code = UUID()
         try context.performAndWait { () throws in
             let request = NSBatchInsertRequest(entityName: "Product", objects: [
-                ["serial": "A", "name": "anvil", "stock": 3, "price": NSNumber(value: 9.5), "added": added, "code": code],
+                ["serial": "A", "name": "anvil", "stock": 3, "price": NSNumber(value: 9.5), "added": added,
+                 "code": code],
                 ["serial": "B", "name": "bolt", "stock": Int64(2), "price": 1],
                 ["serial": "C", "name": NSNull()],
             ])
@@ -66,8 +68,8 @@ import Testing
             request.objectsToInsert = []
             #expect(try Self.execute(request, in: context) as? Bool == true)
         }
-        let stored = try Self.rows("SELECT ZSERIAL, Z_PK, Z_OPT, Z_ENT, ZADDED, length(ZCODE) FROM ZPRODUCT ORDER BY Z_PK",
-                                   in: context)
+        let stored = try Self.rows("SELECT ZSERIAL, Z_PK, Z_OPT, Z_ENT, ZADDED, length(ZCODE) FROM ZPRODUCT "
+                                   + "ORDER BY Z_PK", in: context)
         #expect(stored.map { $0[0] as String } == ["A", "B", "C", "D", "E"])
         #expect(stored.map { $0[1] as Int } == [1, 2, 3, 4, 5] && stored.allSatisfy { $0[2] as Int == 1 })
         #expect(stored[0][4] as Double == 1000.5 && stored[0][5] as Int == 16)
@@ -83,7 +85,9 @@ import Testing
             var calls = 0
             let dictionaries = NSBatchInsertRequest(entityName: "Product", dictionaryHandler: { dictionary in
                 calls += 1
+                #expect(dictionary.count == 0)
                 dictionary["serial"] = "d\(calls)"
+                #expect(dictionary["serial"] as? String == "d\(calls)" && dictionary.count == 1)
                 return calls > 3
             })
             dictionaries.resultType = .count
@@ -104,7 +108,8 @@ import Testing
             fetch.sortDescriptors = [NSSortDescriptor(key: "serial", ascending: true)]
             let products = try context.fetch(fetch)
             #expect(products.map { $0.value(forKey: "serial") as? String } == ["d1", "d2", "d3", "m1", "m2"])
-            #expect(products[3].value(forKey: "price") as? Double == 1.25 && products[3].value(forKey: "stock") as? Int32 == 7)
+            #expect(products[3].value(forKey: "price") as? Double == 1.25)
+            #expect(products[3].value(forKey: "stock") as? Int32 == 7)
         }
     }
 
@@ -114,12 +119,15 @@ import Testing
         let context = try TestStack.context(Self.model(), .sqlite)
         try context.performAndWait { () throws in
             func failure(_ bad: [String: Any]) -> NSError? {
-                let request = NSBatchInsertRequest(entityName: "Product", objects: [["serial": "ok1"], ["serial": "ok2"], bad])
+                let request = NSBatchInsertRequest(entityName: "Product",
+                                                   objects: [["serial": "ok1"], ["serial": "ok2"], bad])
                 do { _ = try context.execute(request); return nil } catch { return error as NSError }
             }
             let badValue = try #require(failure(["serial": "x", "stock": "many"]))
-            #expect(badValue.code == NSManagedObjectValidationError && badValue.userInfo[NSValidationKeyErrorKey] as? String == "stock")
-            #expect(badValue.localizedDescription.contains("record 2") && badValue.localizedDescription.contains("stock"))
+            #expect(badValue.code == NSManagedObjectValidationError)
+            #expect(badValue.userInfo[NSValidationKeyErrorKey] as? String == "stock")
+            #expect(badValue.localizedDescription.contains("record 2"))
+            #expect(badValue.localizedDescription.contains("stock"))
             let tooBig = try #require(failure(["serial": "x", "stock": Int64.max]))
             #expect(tooBig.code == NSManagedObjectValidationError)
             let unknown = try #require(failure(["serial": "x", "colour": "red"]))
@@ -128,11 +136,18 @@ import Testing
             #expect(failure(["serial": "x", "maker": NSNull()])?.localizedDescription.contains("relationship") == true)
             #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Product")) == 0)
 
-            let abstract = NSBatchInsertRequest(entityName: "Nope", objects: [[:]])
-            #expect(throws: NSError.self) { try context.execute(abstract) }
+            let unknownEntity = NSBatchInsertRequest(entityName: "Nope", objects: [[:]])
+            #expect(throws: NSError.self) { try context.execute(unknownEntity) }
+            let numberKey = NSBatchInsertRequest(entityName: "Product", dictionaryHandler: { dictionary in
+                dictionary[1] = "one"
+                return false
+            })
+            let keyError = #expect(throws: NSError.self) { try context.execute(numberKey) }
+            #expect(keyError?.code == NSPersistentStoreOperationError)
         }
         #expect(try Self.rows("SELECT * FROM ZPRODUCT", in: context).isEmpty)
-        #expect(try Self.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Product'", in: context).first.map { $0[0] as Int } == 0)
+        let max = try Self.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Product'", in: context)
+        #expect(max.first.map { $0[0] as Int } == 0)
     }
 
     /// Without uniqueness constraints the store takes many records per statement: keys, values and the
@@ -141,7 +156,8 @@ import Testing
         let context = try TestStack.context(Self.model(unique: false), .sqlite)
         try context.performAndWait { () throws in
             let objects: [[String: Any]] = (0..<150).map { ["serial": "s\($0)", "stock": $0] }
-            let request = NSBatchInsertRequest(entityName: "Product", objects: objects + [["serial": "bad", "stock": "x"]])
+            let request = NSBatchInsertRequest(entityName: "Product",
+                                               objects: objects + [["serial": "bad", "stock": "x"]])
             let error = #expect(throws: NSError.self) { try context.execute(request) }
             #expect(error?.localizedDescription.contains("record 150") == true)
             request.objectsToInsert = objects
@@ -169,10 +185,12 @@ import Testing
         let context = try TestStack.context(Self.model(), .sqlite)
         try context.performAndWait { () throws in
             let maker = TestStack.insert("Maker", into: context, ["name": "acme"])
-            let stored = TestStack.insert("Product", into: context, ["serial": "A", "name": "old", "stock": 50, "maker": maker])
+            let stored = TestStack.insert("Product", into: context,
+                                          ["serial": "A", "name": "old", "stock": 50, "maker": maker])
             try context.save()
             let storedID = stored.objectID
-            let request = NSBatchInsertRequest(entityName: "Product", objects: [["serial": "A", "name": "new"], ["serial": "B"]])
+            let request = NSBatchInsertRequest(entityName: "Product",
+                                               objects: [["serial": "A", "name": "new"], ["serial": "B"]])
             request.resultType = .objectIDs
 
             let refused = #expect(throws: NSError.self) { try context.execute(request) }

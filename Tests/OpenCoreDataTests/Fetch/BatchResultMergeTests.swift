@@ -3,12 +3,14 @@ import Testing
 @testable import OpenCoreDataCore
 
 /// Batch requests change the store only: "NSManagedObjectContext doesn't automatically merge a request's
-/// deletions because they happen at the SQL level" (https://developer.apple.com/documentation/coredata/nsbatchdeleterequest),
+/// deletions because they happen at the SQL level"
+/// (https://developer.apple.com/documentation/coredata/nsbatchdeleterequest),
 /// and apps merge the result's IDs with
 /// `class func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any], into contexts:
 /// [NSManagedObjectContext])`, whose dictionary holds NSInsertedObjectsKey / NSUpdatedObjectsKey /
 /// NSDeletedObjectsKey (or the …IDsKey keys) with arrays of object IDs or their URIs
-/// (https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/mergechanges(fromremotecontextsave:into:)).
+/// (https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/
+/// mergechanges(fromremotecontextsave:into:)).
 @Suite struct BatchResultMergeTests {
     @Test func registeredObjectsStayUntilMerged() throws {
         let context = try TestStack.albumsWithPhotos()
@@ -24,15 +26,18 @@ import Testing
             deleteFetch.predicate = NSPredicate(format: "name BEGINSWITH 'p0-'")
             let delete = NSBatchDeleteRequest(fetchRequest: deleteFetch)
             delete.resultType = .resultTypeObjectIDs
-            let deleted = try #require((try context.execute(delete) as? NSBatchDeleteResult)?.result as? [NSManagedObjectID])
+            let deleted = try #require((try context.execute(delete) as? NSBatchDeleteResult)?.result
+                as? [NSManagedObjectID])
             let insert = NSBatchInsertRequest(entityName: "Photo", objects: [["name": "new", "path": "/new"]])
             insert.resultType = .objectIDs
-            let inserted = try #require((try context.execute(insert) as? NSBatchInsertResult)?.result as? [NSManagedObjectID])
+            let inserted = try #require((try context.execute(insert) as? NSBatchInsertResult)?.result
+                as? [NSManagedObjectID])
             let update = NSBatchUpdateRequest(entityName: "Photo")
             update.predicate = NSPredicate(format: "name BEGINSWITH 'p1-'")
             update.propertiesToUpdate = ["path": "/updated"]
             update.resultType = .updatedObjectIDsResultType
-            let updated = try #require((try context.execute(update) as? NSBatchUpdateResult)?.result as? [NSManagedObjectID])
+            let updated = try #require((try context.execute(update) as? NSBatchUpdateResult)?.result
+                as? [NSManagedObjectID])
 
             // Before the merge: the context still has the deleted objects, with their values, and not the new one.
             #expect(doomed.allSatisfy { context.registeredObject(for: $0.objectID) === $0 && !$0.isDeleted })

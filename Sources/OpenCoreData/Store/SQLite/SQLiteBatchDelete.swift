@@ -42,9 +42,9 @@ final class SQLiteBatchDelete {
     func run(_ entity: SQLiteMapping.Entity, _ selection: Selection, wantsKeys: Bool) throws
         -> (count: Int, keys: [(pk: Int64, entityNumber: Int)]) {
         if case .condition(let condition, let arguments) = selection, !needsFollowUp(entity.table) {
-            let keys = wantsKeys ? try selectKeys("SELECT t0.Z_PK, t0.Z_ENT FROM \(entity.table) AS t0 WHERE \(condition)",
-                                                  arguments) : []
-            try db.execute(sql: "DELETE FROM \(entity.table) AS t0 WHERE \(condition)", arguments: StatementArguments(arguments))
+            let from = "FROM \(entity.table) AS t0 WHERE \(condition)"
+            let keys = wantsKeys ? try selectKeys("SELECT t0.Z_PK, t0.Z_ENT \(from)", arguments) : []
+            try db.execute(sql: "DELETE \(from)", arguments: StatementArguments(arguments))
             return (db.changesCount, keys)
         }
         let selected = try seed(entity.table, selection)
@@ -72,10 +72,11 @@ final class SQLiteBatchDelete {
             try db.execute(sql: "INSERT OR IGNORE INTO \(keys) SELECT Z_PK, Z_ENT, 0 FROM (\(sql))",
                            arguments: StatementArguments(arguments))
         case .condition(let condition, let arguments):
-            try db.execute(sql: "INSERT OR IGNORE INTO \(keys) SELECT t0.Z_PK, t0.Z_ENT, 0 FROM \(table) AS t0 WHERE \(condition)",
-                           arguments: StatementArguments(arguments))
+            try db.execute(sql: "INSERT OR IGNORE INTO \(keys) SELECT t0.Z_PK, t0.Z_ENT, 0 FROM \(table) AS t0 "
+                           + "WHERE \(condition)", arguments: StatementArguments(arguments))
         case .keys(let primaryKeys):
-            let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO \(keys) SELECT Z_PK, Z_ENT, 0 FROM \(table) WHERE Z_PK = ?")
+            let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO \(keys) "
+                                              + "SELECT Z_PK, Z_ENT, 0 FROM \(table) WHERE Z_PK = ?")
             for pk in primaryKeys { try insert.execute(arguments: [pk]) }
         }
         return keys
@@ -85,7 +86,8 @@ final class SQLiteBatchDelete {
     private func keysTable(_ table: String) throws -> String {
         if let name = deleting[table] { return name }
         let name = "temp.ocd_delete_\(table)"
-        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS ocd_delete_\(table) (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, ROUND INTEGER)")
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS ocd_delete_\(table) "
+                       + "(Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, ROUND INTEGER)")
         try db.execute(sql: "DELETE FROM \(name)")
         deleting[table] = name
         return name
@@ -117,11 +119,13 @@ final class SQLiteBatchDelete {
     /// The relationships declared by the entities stored in `table`.
     private func links(in table: String) -> [Link] {
         mapping.schema.entities.filter { $0.table == table }.flatMap { stored -> [Link] in
-            guard let description = mapping.entity(number: stored.number), let owner = mapping.entity(description) else { return [] }
+            guard let description = mapping.entity(number: stored.number),
+                  let owner = mapping.entity(description) else { return [] }
             return owner.relationships.compactMap { relationship, storage in
                 guard relationship.entity === description, let destination = relationship.destinationEntity,
                       let destinationTable = mapping.entity(destination)?.table else { return nil }
-                return Link(owner: owner, relationship: relationship, storage: storage, destinationTable: destinationTable)
+                return Link(owner: owner, relationship: relationship, storage: storage,
+                            destinationTable: destinationTable)
             }
         }
     }
@@ -151,7 +155,8 @@ final class SQLiteBatchDelete {
     /// The keys of the rows of `link`'s owner among the keys to delete (of `round`, or all).
     private func sources(_ link: Link, round: Int?) -> String {
         let numbers = link.owner.numbers
-        return "SELECT Z_PK FROM \(deleting[link.owner.table]!) WHERE Z_ENT BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)"
+        return "SELECT Z_PK FROM \(deleting[link.owner.table]!) "
+            + "WHERE Z_ENT BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)"
             + (round.map { " AND ROUND = \($0)" } ?? "")
     }
 
@@ -172,7 +177,8 @@ final class SQLiteBatchDelete {
         for table in Array(deleting.keys) {
             for link in links(in: table) where link.relationship.deleteRule == .cascadeDeleteRule {
                 let keys = try keysTable(link.destinationTable)
-                try db.execute(sql: "INSERT OR IGNORE INTO \(keys) SELECT Z_PK, Z_ENT, \(round + 1) FROM \(link.destinationTable) "
+                try db.execute(sql: "INSERT OR IGNORE INTO \(keys) "
+                               + "SELECT Z_PK, Z_ENT, \(round + 1) FROM \(link.destinationTable) "
                                + "WHERE Z_PK IN (\(destinations(link, of: sources(link, round: round))))")
                 added = added || db.changesCount > 0
             }
@@ -188,16 +194,20 @@ final class SQLiteBatchDelete {
                 let rule = link.relationship.deleteRule
                 let mandatoryInverse = link.relationship.inverseRelationship.map { !$0.isOptional } ?? false
                 guard rule == .denyDeleteRule || (rule == .nullifyDeleteRule && mandatoryInverse) else { continue }
-                var sql = "SELECT 1 FROM \(link.destinationTable) WHERE Z_PK IN (\(destinations(link, of: sources(link, round: nil))))"
-                if let staying = deleting[link.destinationTable] { sql += " AND Z_PK NOT IN (SELECT Z_PK FROM \(staying))" }
+                let related = destinations(link, of: sources(link, round: nil))
+                var sql = "SELECT 1 FROM \(link.destinationTable) WHERE Z_PK IN (\(related))"
+                if let staying = deleting[link.destinationTable] {
+                    sql += " AND Z_PK NOT IN (SELECT Z_PK FROM \(staying))"
+                }
                 guard try Int.fetchOne(db, sql: sql + " LIMIT 1") != nil else { continue }
                 let name = "\(link.owner.description.name ?? "")/\(link.relationship.name)"
                 // Core Data's trigger message (wireapp/wire-ios-data-model#1287); the deny wording is ours.
                 let reason = rule == .denyDeleteRule
                     ? "Batch delete failed due to deny delete rule on \(name)"
                     : "Batch delete failed due to mandatory \(Self.shape(link.relationship)) nullify inverse on \(name)"
-                throw NSError.coreData(NSPersistentStoreSaveConflictsError, "Constraint trigger violation: \(reason)",
-                                       userInfo: [NSLocalizedFailureReasonErrorKey: "Constraint trigger violation: \(reason)"])
+                let message = "Constraint trigger violation: \(reason)"
+                throw NSError.coreData(NSPersistentStoreSaveConflictsError, message,
+                                       userInfo: [NSLocalizedFailureReasonErrorKey: message])
             }
         }
     }
@@ -223,14 +233,16 @@ final class SQLiteBatchDelete {
                     try db.execute(sql: "DELETE FROM \(join.table) WHERE \(join.source) IN (\(sources))"
                                    + (both ? " OR \(join.destination) IN (\(sources))" : ""))
                 case .hiddenForeignKey(let table, let column):
-                    try db.execute(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(sources))\(staying)")
+                    try db.execute(sql: "UPDATE \(table) SET \(column) = NULL "
+                                   + "WHERE \(column) IN (\(sources))\(staying)")
                 case .inverseForeignKey(let key):
                     try clear(key, pointingAt: sources, staying: staying)
                 case .foreignKey:
                     // The row holding the key goes; only a to-one inverse keeps a key of its own.
                     guard let inverse = link.relationship.inverseRelationship, !inverse.isToMany,
                           let owner = inverse.entity.flatMap(mapping.entity),
-                          case .foreignKey(let key)? = owner.relationships.first(where: { $0.relationship === inverse })?.storage
+                          case .foreignKey(let key)? = owner.relationships
+                            .first(where: { $0.relationship === inverse })?.storage
                     else { continue }
                     try clear(key, pointingAt: sources, staying: staying)
                 }
@@ -238,9 +250,11 @@ final class SQLiteBatchDelete {
         }
     }
 
-    private func clear(_ key: SQLiteRelationshipStorage.ForeignKey, pointingAt sources: String, staying: String) throws {
+    private func clear(_ key: SQLiteRelationshipStorage.ForeignKey, pointingAt sources: String,
+                       staying: String) throws {
         let columns = [key.column, key.entityColumn, key.orderColumn].compactMap { $0 }
-        try db.execute(sql: "UPDATE \(key.table) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")), Z_OPT = Z_OPT + 1 "
+        let cleared = columns.map { "\($0) = NULL" }.joined(separator: ", ")
+        try db.execute(sql: "UPDATE \(key.table) SET \(cleared), Z_OPT = Z_OPT + 1 "
                        + "WHERE \(key.column) IN (\(sources))\(staying)")
     }
 
@@ -249,7 +263,8 @@ final class SQLiteBatchDelete {
     /// The columns of `table` whose attributes may keep their bytes in files.
     private func externalColumns(_ table: String) -> [String] {
         let columns = mapping.schema.entities.filter { $0.table == table }.flatMap { stored -> [String] in
-            guard let description = mapping.entity(number: stored.number), let entity = mapping.entity(description) else { return [] }
+            guard let description = mapping.entity(number: stored.number),
+                  let entity = mapping.entity(description) else { return [] }
             return entity.attributes.filter { $0.attribute.allowsExternalBinaryDataStorage }.map(\.column)
         }
         return Array(Set(columns)).sorted()

@@ -25,10 +25,12 @@ struct SQLiteBatchInsert {
     /// Inserts the records of `insert` as rows of `entity`, whose hierarchy's
     /// keys are counted on the `Z_PRIMARYKEY` row `root`; returns how many
     /// rows were inserted or updated and, when asked for, their `Z_PK`s.
-    func run(_ entity: SQLiteMapping.Entity, root: Int, _ insert: StoreBatchInsert) throws -> (count: Int, keys: [Int64]) {
+    func run(_ entity: SQLiteMapping.Entity, root: Int, _ insert: StoreBatchInsert) throws
+        -> (count: Int, keys: [Int64]) {
         var records = try Records(insert: insert, entity: entity, converting: columnValue)
         let targets = conflictTargets(entity.table)
-        let first = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
+        let first = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                                       arguments: [root]) ?? 0
         var last = first
         let inserted = targets.isEmpty
             ? try insertInChunks(entity, &records, wantsKeys: insert.wantsIDs, last: &last)
@@ -101,7 +103,8 @@ struct SQLiteBatchInsert {
                                 last: inout Int64) throws -> (count: Int, keys: [Int64]) {
         let width = entity.attributes.count + 1
         let rows = max(1, min(Self.rowsPerStatement, 999 / width))
-        let statement = try db.makeStatement(sql: sql(entity, rows: rows, targets: [], conflicts: .fail, returnsKeys: false))
+        let statement = try db.makeStatement(sql: sql(entity, rows: rows, targets: [], conflicts: .fail,
+                                                      returnsKeys: false))
         var buffer: [DatabaseValue] = []
         buffer.reserveCapacity(rows * width)
         var count = 0, keys: [Int64] = []
@@ -162,8 +165,8 @@ struct SQLiteBatchInsert {
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 throw NSError.coreData(NSManagedObjectConstraintMergeError,
                                        "Batch insert record \(index) of \(entity.description.name ?? "") breaks a "
-                                       + "uniqueness constraint (\(error.message ?? "")); the executing context's merge "
-                                       + "policy is NSErrorMergePolicy, so nothing was inserted.",
+                                       + "uniqueness constraint (\(error.message ?? "")); the executing "
+                                       + "context's merge policy is NSErrorMergePolicy, so nothing was inserted.",
                                        userInfo: [NSUnderlyingErrorKey: error as NSError])
             }
         }
@@ -172,8 +175,8 @@ struct SQLiteBatchInsert {
 
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <attribute columns>) VALUES (?, <entity>, 1, ?…)`
     /// for `rows` records, with the conflict clauses and `RETURNING Z_PK` as asked.
-    private func sql(_ entity: SQLiteMapping.Entity, rows: Int, targets: [[String]], conflicts: StoreBatchInsert.Conflicts,
-                     returnsKeys: Bool) -> String {
+    private func sql(_ entity: SQLiteMapping.Entity, rows: Int, targets: [[String]],
+                     conflicts: StoreBatchInsert.Conflicts, returnsKeys: Bool) -> String {
         let columns = entity.attributes.map(\.column)
         let row = "(?, \(entity.number), 1\(String(repeating: ", ?", count: columns.count)))"
         var sql = "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES "
@@ -183,7 +186,9 @@ struct SQLiteBatchInsert {
         case .keep: if !targets.isEmpty { sql += " ON CONFLICT DO NOTHING" }
         case .update:
             let assignments = (columns.map { "\($0) = excluded.\($0)" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")
-            for target in targets { sql += " ON CONFLICT (\(target.joined(separator: ", "))) DO UPDATE SET \(assignments)" }
+            for target in targets {
+                sql += " ON CONFLICT (\(target.joined(separator: ", "))) DO UPDATE SET \(assignments)"
+            }
         }
         return returnsKeys ? sql + " RETURNING Z_PK" : sql
     }
@@ -193,7 +198,8 @@ struct SQLiteBatchInsert {
     private func conflictTargets(_ table: String) -> [[String]] {
         var targets: [[String]] = []
         for stored in mapping.schema.entities where stored.table == table {
-            guard let description = mapping.entity(number: stored.number), let entity = mapping.entity(description) else { continue }
+            guard let description = mapping.entity(number: stored.number),
+                  let entity = mapping.entity(description) else { continue }
             for names in description.uniquenessConstraintNames {
                 let columns = names.compactMap { entity.columns[$0] }
                 if columns.count == names.count, !targets.contains(columns) { targets.append(columns) }
@@ -205,9 +211,11 @@ struct SQLiteBatchInsert {
     /// The column value of `value` for `attribute`, converted as a save
     /// converts it; throws NSManagedObjectValidationError (1550) naming the
     /// record, key and value when it is no value of the attribute's type.
-    private func columnValue(_ value: Any, for attribute: NSAttributeDescription, record: Int?) throws -> DatabaseValue {
+    private func columnValue(_ value: Any, for attribute: NSAttributeDescription, record: Int?) throws
+        -> DatabaseValue {
         if let plain = Self.plainColumnValue(value, for: attribute.attributeType) { return plain }
-        guard let value = ValueCoercion.unwrapped(value), Swift.type(of: value) != NSNull.self, !(value is NSNull) else {
+        guard let value = ValueCoercion.unwrapped(value), Swift.type(of: value) != NSNull.self,
+              !(value is NSNull) else {
             return .null
         }
         let entity = attribute.entity?.name ?? ""
@@ -215,7 +223,8 @@ struct SQLiteBatchInsert {
         guard let converted = ValueCoercion.converted(value, for: attribute) else {
             throw NSError.coreData(NSManagedObjectValidationError,
                                    "\(place): \(entity).\(attribute.name) can't be \(value) (\(type(of: value))).",
-                                   userInfo: [NSValidationKeyErrorKey: attribute.name, NSValidationValueErrorKey: value])
+                                   userInfo: [NSValidationKeyErrorKey: attribute.name,
+                                              NSValidationValueErrorKey: value])
         }
         do {
             return try SQLiteValueCoding.databaseValue(converted, for: attribute) { data in
@@ -223,7 +232,8 @@ struct SQLiteBatchInsert {
             }
         } catch let error as NSError {
             throw NSError.coreData(error.code, "\(place): \(error.localizedDescription)",
-                                   userInfo: [NSValidationKeyErrorKey: attribute.name, NSValidationValueErrorKey: value])
+                                   userInfo: [NSValidationKeyErrorKey: attribute.name,
+                                              NSValidationValueErrorKey: value])
         }
     }
 
@@ -238,9 +248,13 @@ struct SQLiteBatchInsert {
                 return unsafeBitCast(value, to: String.self).databaseValue
             case .integer64AttributeType, .integer32AttributeType, .integer16AttributeType:
                 let integer: Int64
-                if T.self == Int.self { integer = Int64(unsafeBitCast(value, to: Int.self)) } else if T.self == Int64.self {
+                if T.self == Int.self {
+                    integer = Int64(unsafeBitCast(value, to: Int.self))
+                } else if T.self == Int64.self {
                     integer = unsafeBitCast(value, to: Int64.self)
-                } else { return nil }
+                } else {
+                    return nil
+                }
                 let fits = switch type {
                 case .integer16AttributeType: Int16(exactly: integer) != nil
                 case .integer32AttributeType: Int32(exactly: integer) != nil
@@ -265,14 +279,16 @@ struct SQLiteBatchInsert {
         let what = property == nil ? "has no attribute named '\(key)'"
             : "\(key) is a \(property is NSRelationshipDescription ? "relationship" : "property not stored"); "
                 + "a batch insert sets stored attributes only"
-        return NSError.coreData(NSPersistentStoreOperationError, "Batch insert record \(record): entity \(entity.name ?? "") \(what).",
+        return NSError.coreData(NSPersistentStoreOperationError,
+                                "Batch insert record \(record): entity \(entity.name ?? "") \(what).",
                                 userInfo: [NSValidationKeyErrorKey: key])
     }
 
     private func bind(_ value: DatabaseValue, at index: CInt, _ statement: Statement) throws {
         let code = value.bind(to: statement.sqliteStatement, at: index)
         guard code == ResultCode.SQLITE_OK.rawValue else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage,
+                                sql: statement.sql)
         }
     }
 }

@@ -238,7 +238,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         do {
             deleted = try translatingErrors {
                 try database.write { db in
-                    try SQLiteBatchDelete(mapping: mapping, db: db, files: files).run(entity, selection, wantsKeys: delete.wantsIDs)
+                    try SQLiteBatchDelete(mapping: mapping, db: db, files: files)
+                        .run(entity, selection, wantsKeys: delete.wantsIDs)
                 }
             }
         } catch {
@@ -246,7 +247,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             throw error
         }
         files.committed()
-        let ids = delete.wantsIDs ? deleted.keys.compactMap { objectID(entityNumber: $0.entityNumber, primaryKey: $0.pk) } : nil
+        let ids = delete.wantsIDs
+            ? deleted.keys.compactMap { objectID(entityNumber: $0.entityNumber, primaryKey: $0.pk) } : nil
         return StoreBatchDeleteResult(count: deleted.count, ids: ids)
     }
 
