@@ -77,6 +77,38 @@ import Testing
         #expect(try Self.rows(orphans, in: context).isEmpty)
     }
 
+    /// A relationship declared by a superentity applies to the rows of its sub-entities, which share its
+    /// table; `includesSubentities` limits the selection.
+    @Test func inheritedRelationshipsApplyToSubentityRows() throws {
+        let media = NSEntityDescription(name: "Media"), video = NSEntityDescription(name: "Video")
+        let tag = NSEntityDescription(name: "Tag")
+        let tags = TestStack.relationship("tags", to: tag, toMany: true, rule: .cascadeDeleteRule)
+        let mediaOf = TestStack.relationship("media", to: media)
+        TestStack.pair(tags, mediaOf)
+        media.properties = [TestStack.attribute("name", .stringAttributeType), tags]
+        video.properties = [TestStack.attribute("length", .doubleAttributeType)]
+        media.subentities = [video]
+        tag.properties = [TestStack.attribute("name", .stringAttributeType), mediaOf]
+        let model = NSManagedObjectModel()
+        model.entities = [media, video, tag]
+        let context = try TestStack.context(model, .sqlite)
+        try context.performAndWait { () throws in
+            let still = TestStack.insert("Media", into: context, ["name": "still"])
+            let clip = TestStack.insert("Video", into: context, ["name": "clip", "length": 3.5])
+            TestStack.insert("Tag", into: context, ["name": "t-still", "media": still])
+            TestStack.insert("Tag", into: context, ["name": "t-clip", "media": clip])
+            try context.save()
+            let fetch = NSFetchRequest<NSFetchRequestResult>(entityName: "Media")
+            fetch.includesSubentities = false
+            let request = NSBatchDeleteRequest(fetchRequest: fetch)
+            request.resultType = .resultTypeCount
+            #expect((try context.execute(request) as? NSBatchDeleteResult)?.result as? Int == 1)
+            #expect(try Self.count("Tag", in: context) == 1 && Self.count("Video", in: context) == 1)
+            #expect(try Self.delete("Video", nil, in: context) as? Int == 1)
+            #expect(try Self.count("Tag", in: context) == 0 && Self.count("Media", in: context) == 0)
+        }
+    }
+
     /// Nullify clears the inverse's key in the rows that stay (raising their version), for to-many and
     /// reflexive relationships, and removes join-table rows of many-to-many relationships.
     @Test func nullifyClearsInverseKeysAndJoinRows() throws {
