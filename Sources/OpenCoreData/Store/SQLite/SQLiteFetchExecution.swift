@@ -119,12 +119,12 @@ struct SQLiteFetchExecution {
     /// The selection as the condition of `DELETE FROM <table> AS t0 WHERE …`,
     /// when SQL expresses it whole without joins or a window; otherwise nil,
     /// and `keySelection()` serves as a subquery.
-    func deletionCondition() -> (table: String, condition: String, arguments: [DatabaseValue])? {
+    func deletionCondition() -> (condition: String, arguments: [DatabaseValue])? {
         guard let entity = store.mapping.entity(fetch.entity) else { return nil }
         let plan = plan(entity, sorted: false)
         let windowed = fetch.request.fetchLimit > 0 || fetch.request.fetchOffset > 0
         guard !plan.inMemory, !plan.hasJoins, !windowed else { return nil }
-        return (entity.table, plan.conditions.joined(separator: " AND "), plan.arguments)
+        return (plan.conditions.joined(separator: " AND "), plan.arguments)
     }
 
     /// Compiles the request: entity range, predicate conjuncts, and (when
