@@ -114,6 +114,43 @@ enum OCDWorkloads {
         }
     }
 
+    /// Photos without albums inserted with NSBatchInsertRequest's dictionary
+    /// handler (the form Apple recommends for large imports) into a new store.
+    static func batchInsert(_ photos: Int, _ url: URL) throws {
+        let context = try OCDModels.context(OCDModels.graph, url)
+        try context.performAndWait {
+            var i = 0
+            let request = NSBatchInsertRequest(entityName: "Photo", dictionaryHandler: { dictionary in
+                guard i < photos else { return true }
+                let p = GraphData.photo(i, photos: photos)
+                // setObject(_:forKey:) rather than the subscript, whose Any key is cast to AnyHashable
+                // (a protocol conformance lookup per key in swift-corelibs-foundation).
+                dictionary.setObject(p.name, forKey: "name")
+                dictionary.setObject(p.rating, forKey: "rating")
+                dictionary.setObject(p.fileSize, forKey: "fileSize")
+                dictionary.setObject(Date(timeIntervalSinceReferenceDate: p.created), forKey: "creationDate")
+                i += 1
+                return false
+            })
+            request.resultType = .count
+            let inserted = (try context.execute(request) as? NSBatchInsertResult)?.result as? Int
+            try check(inserted == photos, "batchInsert inserted \(inserted ?? -1)")
+        }
+    }
+
+    /// Every photo whose file size is at least 1000 (all of them) deleted with NSBatchDeleteRequest.
+    static func batchDelete(_ photos: Int, _ url: URL) throws {
+        let context = try OCDModels.context(OCDModels.graph, url)
+        try context.performAndWait {
+            let fetch = NSFetchRequest<NSFetchRequestResult>(entityName: "Photo")
+            fetch.predicate = NSPredicate(format: "fileSize >= 1000")
+            let request = NSBatchDeleteRequest(fetchRequest: fetch)
+            request.resultType = .resultTypeCount
+            let deleted = (try context.execute(request) as? NSBatchDeleteResult)?.result as? Int
+            try check(deleted == photos && (try count(context, "Photo")) == 0, "batchDelete deleted \(deleted ?? -1)")
+        }
+    }
+
     /// Walks every photo through a batch-faulting fetch result (`fetchBatched`,
     /// `fetchBatchSize` 100): Core Data's lazy array, one batch in memory.
     static func batchedWalk(_ photos: Int, _ url: URL) throws {

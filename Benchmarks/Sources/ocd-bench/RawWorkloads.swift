@@ -73,6 +73,29 @@ enum RawWorkloads {
         try check(rows.count == photos, "updateAll read \(rows.count) photos")
     }
 
+    /// Photos without albums inserted into empty tables with one prepared
+    /// statement in one transaction: what NSBatchInsertRequest does.
+    static func batchInsert(_ photos: Int, _ url: URL) throws {
+        let db = try RawConnection(url)
+        for statement in GraphData.schema { db.execute(statement) }
+        db.execute("BEGIN")
+        db.run("INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZRATING, ZFILESIZE, ZCREATIONDATE, ZNAME) "
+               + "VALUES (?, 2, 1, ?, ?, ?, ?)", 0..<photos) { s, i in
+            let p = GraphData.photo(i, photos: photos)
+            s.bind(1, p.id); s.bind(2, p.rating); s.bind(3, p.fileSize); s.bind(4, p.created); s.bind(5, p.name)
+        }
+        db.execute("COMMIT")
+    }
+
+    /// Every photo whose file size is at least 1000 (all of them) deleted by one statement.
+    static func batchDelete(_ photos: Int, _ url: URL) throws {
+        let db = try RawConnection(url)
+        db.execute("DELETE FROM ZPHOTO WHERE ZFILESIZE >= 1000")
+        var count = -1
+        db.query("SELECT COUNT(*) FROM ZPHOTO") { s in count = s.int(0) }
+        try check(count == 0, "batchDelete left \(count)")
+    }
+
     /// One attribute of every photo set to a constant: one statement.
     static func batchUpdate(_ photos: Int, _ url: URL) throws {
         let db = try RawConnection(url)

@@ -55,6 +55,12 @@ let workloads: [Workload] = [
     Workload(name: "batch-update (one attribute of every row, NSBatchUpdateRequest)", sizes: graphSizes,
              systems: [.opencoredata: OCDWorkloads.batchUpdate, .raw: RawWorkloads.batchUpdate, .grdb: GRDBWorkloads.batchUpdate],
              prepare: graphForAll),
+    Workload(name: "batch-insert (photos without albums, NSBatchInsertRequest)", sizes: graphSizes,
+             systems: [.opencoredata: OCDWorkloads.batchInsert, .raw: RawWorkloads.batchInsert],
+             note: "Issue 16's target: OpenCoreData at most 1.5 times raw SQLite."),
+    Workload(name: "batch-delete (every photo, by a predicate, NSBatchDeleteRequest)", sizes: graphSizes,
+             systems: [.opencoredata: OCDWorkloads.batchDelete, .raw: RawWorkloads.batchDelete],
+             prepare: graphForAll, note: "Issue 16's target: OpenCoreData at most 1.5 times raw SQLite."),
     Workload(name: "fetched-results change event (per event; 26 sections)", sizes: graphSizes,
              systems: [:], selfTimed: [.opencoredata: FetchedResultsWorkloads.changeEvent],
              note: "OpenCoreData only: raw SQLite and GRDB have no equivalent of a tracking "

@@ -2,18 +2,26 @@
 // tell the contexts only through the IDs they return.
 
 extension NSManagedObjectContext {
-    /// Runs a batch request against the stores (fetch requests go through
-    /// `fetch(_:)`). Throws NSPersistentStoreOperationError (134070) for a
-    /// request the stores can't run, NSManagedObjectValidationError (1550) for
-    /// a value that does not fit its attribute, or a store error; a failed
-    /// request changes no store it failed on.
+    /// Runs a batch update, delete or insert request against the stores, or
+    /// starts an asynchronous fetch and returns its pending result (plain
+    /// fetch requests go through `fetch(_:)`). Throws
+    /// NSPersistentStoreOperationError (134070) for a request that is not one
+    /// of those or is malformed, NSPersistentStoreUnsupportedRequestTypeError
+    /// (134091) from a store that does not run batch deletes or inserts,
+    /// NSManagedObjectValidationError (1550) for a value that does not fit its
+    /// attribute, or a store error; a failed request changes no store it
+    /// failed on. Costs one store transaction per store, no managed objects.
     public func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult {
         switch request {
         case let update as NSBatchUpdateRequest: return try executeBatchUpdate(update)
         case let history as NSPersistentHistoryChangeRequest: return try executeHistory(history)
+        case let delete as NSBatchDeleteRequest: return try executeBatchDelete(delete)
+        case let insert as NSBatchInsertRequest: return try executeBatchInsert(insert)
+        case let fetch as any AsynchronousFetchStarting: return fetch.start(in: self)
         default:
-            throw NSError.coreData(NSPersistentStoreOperationError, "execute(_:) runs batch update and history "
-                                   + "requests; \(type(of: request)) is not one of them.")
+            throw NSError.coreData(NSPersistentStoreOperationError,
+                                   "execute(_:) runs batch update, delete and insert requests, history requests and "
+                                   + "asynchronous fetches; \(type(of: request)) is not one of them.")
         }
     }
 

@@ -138,6 +138,25 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         return changes.updated.map(\.objectID)
     }
 
+    /// Runs a batch delete (`NSBatchDeleteRequest`). Only stores with a query
+    /// language run one, as in Core Data (SQLite only); this general form
+    /// throws NSPersistentStoreUnsupportedRequestTypeError (134091).
+    func executeBatchDelete(_ delete: StoreBatchDelete) throws -> StoreBatchDeleteResult {
+        throw unsupported("NSBatchDeleteRequest")
+    }
+
+    /// Runs a batch insert (`NSBatchInsertRequest`); as `executeBatchDelete(_:)`,
+    /// SQLite stores only, others throw NSPersistentStoreUnsupportedRequestTypeError (134091).
+    func executeBatchInsert(_ insert: StoreBatchInsert) throws -> StoreBatchInsertResult {
+        throw unsupported("NSBatchInsertRequest")
+    }
+
+    private func unsupported(_ request: String) -> NSError {
+        let kind = type.isEmpty ? "\(Swift.type(of: self))" : type
+        return NSError.coreData(NSPersistentStoreUnsupportedRequestTypeError,
+                                "\(request) is only supported by SQLite stores; this store is of type \(kind).")
+    }
+
     /// Applies a save atomically: on error the store is as it was.
     func save(_ changes: StoreChangeSet) throws {
         preconditionFailure("\(Swift.type(of: self)) does not implement save(_:)")

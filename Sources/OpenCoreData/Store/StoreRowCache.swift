@@ -93,6 +93,14 @@ final class StoreRowCache: @unchecked Sendable {
         lock.withLock { for id in ids { rows[id] = nil } }
     }
 
+    /// Drops the rows of every record of the store `storeIdentifier`: after a
+    /// batch delete whose cascades the coordinator can't list. Objects keep
+    /// the rows they hold; faults fired later read the store. Costs a pass
+    /// over the cache.
+    func forgetRecords(ofStore storeIdentifier: String?) {
+        lock.withLock { rows.removeAll { key, _ in key.id.storeIdentifier == storeIdentifier } }
+    }
+
     /// Drops the rows no object uses any more.
     func sweep() {
         lock.withLock { rows.sweep() }

@@ -26,6 +26,9 @@ struct SQLiteFetchExecution {
         var residual: [NSPredicate]
         /// Whether the sort is left to memory.
         var sortsInMemory: Bool
+        /// The WHERE conditions, and whether the selection needs joins (to-one key paths).
+        var conditions: [String] = []
+        var hasJoins = false
         var inMemory: Bool { !residual.isEmpty || sortsInMemory }
     }
 
@@ -113,6 +116,17 @@ struct SQLiteFetchExecution {
         return plan.inMemory ? nil : (plan.sql, plan.arguments)
     }
 
+    /// The selection as the condition of `DELETE FROM <table> AS t0 WHERE …`,
+    /// when SQL expresses it whole without joins or a window; otherwise nil,
+    /// and `keySelection()` serves as a subquery.
+    func deletionCondition() -> (condition: String, arguments: [DatabaseValue])? {
+        guard let entity = store.mapping.entity(fetch.entity) else { return nil }
+        let plan = plan(entity, sorted: false)
+        let windowed = fetch.request.fetchLimit > 0 || fetch.request.fetchOffset > 0
+        guard !plan.inMemory, !plan.hasJoins, !windowed else { return nil }
+        return (plan.conditions.joined(separator: " AND "), plan.arguments)
+    }
+
     /// Compiles the request: entity range, predicate conjuncts, and (when
     /// `sorted`) the ORDER BY; the window only when nothing is left to memory.
     /// Unsorted plans (for counting) never leave the sort to memory.
@@ -133,7 +147,8 @@ struct SQLiteFetchExecution {
         for join in scope.joins { sql += " " + join }
         sql += " WHERE " + conditions.joined(separator: " AND ")
         if sorted { sql += " ORDER BY " + ((order ?? []) + ["t0.Z_PK"]).joined(separator: ", ") }
-        var plan = Plan(sql: sql, arguments: query.arguments, residual: residual, sortsInMemory: order == nil)
+        var plan = Plan(sql: sql, arguments: query.arguments, residual: residual, sortsInMemory: order == nil,
+                        conditions: conditions, hasJoins: !scope.joins.isEmpty)
         // A window's size does not depend on the order, so counts skip ORDER BY.
         if !plan.inMemory, fetch.appliesWindow, request.fetchLimit > 0 || request.fetchOffset > 0 {
             plan.sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(request.fetchOffset, 0))"

@@ -240,6 +240,74 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
+    /// A batch delete (``SQLiteBatchDelete``) in one write transaction:
+    /// nothing of it lands when a delete rule refuses it. A selection SQL
+    /// can't express in full is read first and deleted by key.
+    override func executeBatchDelete(_ delete: StoreBatchDelete) throws -> StoreBatchDeleteResult {
+        try refuseIfReadOnly()
+        guard let entity = mapping.entity(delete.entity) else { return StoreBatchDeleteResult(count: 0, ids: []) }
+        let selection: SQLiteBatchDelete.Selection
+        let execution = SQLiteFetchExecution(store: self, fetch: delete.fetch)
+        if let ids = delete.objectIDs {
+            selection = .keys(ids.filter { $0.storeIdentifier == identifier }.compactMap(\.primaryKey))
+        } else if let condition = execution.deletionCondition() {
+            selection = .condition(condition.condition, condition.arguments)
+        } else if let keys = execution.keySelection() {
+            selection = .keySelection(keys.sql, keys.arguments)
+        } else {
+            selection = .keys(try execute(delete.fetch).ids.compactMap(\.primaryKey))
+        }
+        prefetched = [:]
+        batches.forget()
+        let files = SQLiteExternalData.Save(storage: externalData)
+        let deleted: (count: Int, keys: [(pk: Int64, entityNumber: Int)])
+        do {
+            deleted = try translatingErrors {
+                try database.write { db in
+                    let deleted = try SQLiteBatchDelete(mapping: mapping, db: db, files: files)
+                        .run(entity, selection, wantsKeys: delete.wantsIDs)
+                    try history?.recorder?.finish(db)
+                    return deleted
+                }
+            }
+        } catch {
+            files.rolledBack()
+            throw error
+        }
+        files.committed()
+        let ids = delete.wantsIDs
+            ? deleted.keys.compactMap { objectID(entityNumber: $0.entityNumber, primaryKey: $0.pk) } : nil
+        return StoreBatchDeleteResult(count: deleted.count, ids: ids)
+    }
+
+    /// A batch insert (``SQLiteBatchInsert``) in one write transaction, with
+    /// the hierarchy's `Z_MAX` raised in it: a failing record leaves nothing.
+    override func executeBatchInsert(_ insert: StoreBatchInsert) throws -> StoreBatchInsertResult {
+        try refuseIfReadOnly()
+        guard let entity = mapping.entity(insert.entity), entity.number > 0 else { throw notHeld(insert.entity) }
+        let root = rootNumber(of: insert.entity)
+        prefetched = [:]
+        batches.forget()
+        let files = SQLiteExternalData.Save(storage: externalData)
+        let inserted: (count: Int, keys: [Int64])
+        do {
+            inserted = try translatingErrors {
+                try database.write { db in
+                    let inserted = try SQLiteBatchInsert(mapping: mapping, db: db, files: files)
+                        .run(entity, root: root, insert)
+                    try history?.recorder?.finish(db)
+                    return inserted
+                }
+            }
+        } catch {
+            files.rolledBack()
+            throw error
+        }
+        files.committed()
+        let ids = insert.wantsIDs ? inserted.keys.map { objectID(for: insert.entity, primaryKey: $0) } : nil
+        return StoreBatchInsertResult(count: inserted.count, ids: ids)
+    }
+
     // MARK: Helpers
 
     /// The permanent ID of the row `pk` whose `Z_ENT` is `entityNumber`.

@@ -116,6 +116,39 @@ import Testing
         #expect(changes.allSatisfy { $0.changeType == .update && $0.updatedProperties?.map(\.name) == ["path"] })
     }
 
+    /// Batch inserts and deletes write around contexts; history is how contexts learn of them
+    /// (https://developer.apple.com/documentation/coredata/consuming_relevant_store_changes).
+    @Test func batchInsertsAndDeletesAreTransactionsToo() throws {
+        let (context, token) = try Self.saved()
+        let (inserted, deleted) = try context.performAndWait { () throws in
+            let insert = NSBatchInsertRequest(entityName: "Photo", objects: [["name": "b0"], ["name": "b1"]])
+            insert.resultType = .objectIDs
+            let insertedIDs = try #require((context.execute(insert) as? NSBatchInsertResult)?.result
+                as? [NSManagedObjectID])
+            let fetch = NSFetchRequest<NSFetchRequestResult>(entityName: "Photo")
+            fetch.predicate = NSPredicate(format: "name BEGINSWITH 'p'")
+            let delete = NSBatchDeleteRequest(fetchRequest: fetch)
+            delete.resultType = .resultTypeObjectIDs
+            let deletedIDs = try #require((context.execute(delete) as? NSBatchDeleteResult)?.result
+                as? [NSManagedObjectID])
+            return (Set(insertedIDs), Set(deletedIDs))
+        }
+        let transactions = try HistoryStack.history(context, after: token)
+        try #require(transactions.count == 2 && inserted.count == 2 && deleted.count == 2)
+        let insertChanges = try #require(transactions[0].changes)
+        #expect(Set(insertChanges.map(\.changedObjectID)) == inserted)
+        #expect(insertChanges.allSatisfy { $0.changeType == .insert })
+        let deleteChanges = try #require(transactions[1].changes)
+        #expect(Set(deleteChanges.filter { $0.changeType == .delete }.map(\.changedObjectID)) == deleted)
+        // The next save continues the change numbering after the batches' changes.
+        try context.performAndWait { () throws in
+            TestStack.insert("Photo", into: context, ["name": "after"])
+            try context.save()
+        }
+        let all = try HistoryStack.history(context, after: token).flatMap { $0.changes ?? [] }
+        #expect(Set(all.map(\.changeID)).count == all.count)
+    }
+
     @Test func objectIDNotificationMergesTheTransactionIntoAnotherContext() throws {
         let (context, token) = try Self.saved()
         let reader = TestStack.sibling(of: context)
