@@ -1,16 +1,19 @@
 // A second process for the remote-change tests (RemoteChangeTests): opens the
-// store with persistent history, inserts Nodes in one save, and exits.
+// store with persistent history, inserts Nodes in one save (mode "save") or one
+// NSBatchInsertRequest (mode "batch"), and exits.
 //
-// Usage: HistoryWriter <store path> <model file> <count> <author>
-// Prints "saved <transaction number>" after the save.
+// Usage: HistoryWriter <store path> <model file> <count> <author> [save|batch]
+// Prints "saved <transaction number>" after the write.
 import Foundation
 import OpenCoreData
 
 let arguments = CommandLine.arguments
-guard arguments.count == 5, let count = Int(arguments[3]) else {
-    FileHandle.standardError.write(Data("usage: HistoryWriter <store path> <model file> <count> <author>\n".utf8))
+guard arguments.count == 5 || arguments.count == 6, let count = Int(arguments[3]) else {
+    FileHandle.standardError.write(Data(
+        "usage: HistoryWriter <store path> <model file> <count> <author> [save|batch]\n".utf8))
     exit(2)
 }
+let batch = arguments.count == 6 && arguments[5] == "batch"
 let model = try NSManagedObjectModel.load(contentsOf: URL(fileURLWithPath: arguments[2]))
 let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
 try coordinator.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: arguments[1]),
@@ -19,6 +22,11 @@ let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyTy
 context.persistentStoreCoordinator = coordinator
 try context.performAndWait {
     context.transactionAuthor = arguments[4]
+    if batch {
+        let objects: [[String: Any]] = (0..<count).map { ["batch": Int64(1), "index": Int64($0)] }
+        _ = try context.execute(NSBatchInsertRequest(entityName: "Node", objects: objects))
+        return
+    }
     for index in 0..<count {
         let node = NSEntityDescription.insertNewObject(forEntityName: "Node", into: context)
         node.setValue(Int64(1), forKey: "batch")

@@ -14,8 +14,9 @@ extension NSManagedObjectContext {
         }
         if let ids = request.objectIDs { try Self.checkBatchDeleteIDs(ids, entity: entity) }
         try FetchKeyPathCheck.check(fetch, entity: entity)
-        let delete = StoreBatchDelete(entity: entity, request: fetch, objectIDs: request.objectIDs,
+        var delete = StoreBatchDelete(entity: entity, request: fetch, objectIDs: request.objectIDs,
                                       wantsIDs: request.resultType == .resultTypeObjectIDs)
+        (delete.author, delete.contextName) = (transactionAuthor, name)
         let stores = request.affectedStores ?? coordinator.persistentStores.filter { store in
             guard store.holds(entity) else { return false }
             return request.objectIDs.map { ids in ids.contains { $0.storeIdentifier == store.identifier } } ?? true

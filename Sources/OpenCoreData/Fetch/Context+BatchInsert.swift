@@ -14,9 +14,10 @@ extension NSManagedObjectContext {
             throw NSError.coreData(NSPersistentStoreOperationError,
                                    "A batch insert can't insert records of abstract entity \(entity.name ?? "").")
         }
-        let insert = StoreBatchInsert(entity: entity, nextRecord: try Self.records(of: request, entity: entity),
+        var insert = StoreBatchInsert(entity: entity, nextRecord: try Self.records(of: request, entity: entity),
                                       conflicts: Self.conflicts(mergePolicy),
                                       wantsIDs: request.resultType == .objectIDs)
+        (insert.author, insert.contextName) = (transactionAuthor, name)
         let stores = request.affectedStores ?? coordinator.persistentStores.filter { $0.holds(entity) }
         guard let store = stores.first else {
             throw NSError.coreData(NSPersistentStoreOperationError,

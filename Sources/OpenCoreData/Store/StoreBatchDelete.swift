@@ -1,6 +1,8 @@
 /// What a store needs to run an `NSBatchDeleteRequest`: which records (a
 /// fetch's selection, or known IDs), and whether the caller wants their IDs.
 public struct StoreBatchDelete: @unchecked Sendable {
+    /// Who writes (the context's `transactionAuthor` and `name`), for persistent history.
+    var author: String?, contextName: String?
     var entity: NSEntityDescription
     /// The selection: entity, predicate, sub-entities and window.
     var request: NSFetchRequest<NSFetchRequestResult>

@@ -2,6 +2,8 @@
 /// records one at a time, and what to do with a record whose uniquely
 /// constrained values a stored record already has.
 public struct StoreBatchInsert: @unchecked Sendable {
+    /// Who writes (the context's `transactionAuthor` and `name`), for persistent history.
+    var author: String?, contextName: String?
     /// What a record colliding with a stored one on a uniqueness constraint does.
     enum Conflicts {
         /// Fails the request with NSManagedObjectConstraintMergeError (133021).

@@ -2,6 +2,8 @@
 /// (entity, predicate) and their new attribute values, checked and coerced
 /// by the context beforehand.
 public struct StoreBatchUpdate: @unchecked Sendable {
+    /// Who writes (the context's `transactionAuthor` and `name`), for persistent history.
+    var author: String?, contextName: String?
     /// A new value: a constant of the attribute's type (nil clears it), or an
     /// expression evaluated on each record (its key paths read the record).
     enum Value {

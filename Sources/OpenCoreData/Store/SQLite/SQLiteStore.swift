@@ -225,6 +225,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         batches.forget()
         return try translatingErrors {
             try database.write { db in
+                history?.willWrite(author: update.author, contextName: update.contextName)
                 var ids: [NSManagedObjectID] = []
                 let keys = try Row.fetchCursor(db, sql: selection.sql, arguments: StatementArguments(selection.arguments))
                 while let row = try keys.next() {
@@ -264,6 +265,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         do {
             deleted = try translatingErrors {
                 try database.write { db in
+                    history?.willWrite(author: delete.author, contextName: delete.contextName)
                     let deleted = try SQLiteBatchDelete(mapping: mapping, db: db, files: files)
                         .run(entity, selection, wantsKeys: delete.wantsIDs)
                     try history?.recorder?.finish(db)
@@ -293,6 +295,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         do {
             inserted = try translatingErrors {
                 try database.write { db in
+                    history?.willWrite(author: insert.author, contextName: insert.contextName)
                     let inserted = try SQLiteBatchInsert(mapping: mapping, db: db, files: files)
                         .run(entity, root: root, insert)
                     try history?.recorder?.finish(db)

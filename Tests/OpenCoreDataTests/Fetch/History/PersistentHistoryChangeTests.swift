@@ -111,6 +111,7 @@ import Testing
         }
         let transactions = try HistoryStack.history(context, after: token)
         try #require(transactions.count == 1 && ids.count == 2)
+        #expect(transactions[0].author == "batch")
         let changes = try #require(transactions[0].changes)
         #expect(Set(changes.map(\.changedObjectID)) == ids)
         #expect(changes.allSatisfy { $0.changeType == .update && $0.updatedProperties?.map(\.name) == ["path"] })
@@ -121,6 +122,8 @@ import Testing
     @Test func batchInsertsAndDeletesAreTransactionsToo() throws {
         let (context, token) = try Self.saved()
         let (inserted, deleted) = try context.performAndWait { () throws in
+            // Apple's sample sets the author of its batch imports so that history can be filtered by it.
+            context.transactionAuthor = "importer"
             let insert = NSBatchInsertRequest(entityName: "Photo", objects: [["name": "b0"], ["name": "b1"]])
             insert.resultType = .objectIDs
             let insertedIDs = try #require((context.execute(insert) as? NSBatchInsertResult)?.result
@@ -135,6 +138,7 @@ import Testing
         }
         let transactions = try HistoryStack.history(context, after: token)
         try #require(transactions.count == 2 && inserted.count == 2 && deleted.count == 2)
+        #expect(transactions.allSatisfy { $0.author == "importer" })
         let insertChanges = try #require(transactions[0].changes)
         #expect(Set(insertChanges.map(\.changedObjectID)) == inserted)
         #expect(insertChanges.allSatisfy { $0.changeType == .insert })

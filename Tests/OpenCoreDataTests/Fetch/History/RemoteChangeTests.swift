@@ -56,7 +56,10 @@ import Testing
         }
     }
 
-    @Test func anotherProcesssSaveIsNotifiedAndMergedFromHistory() throws {
+    /// Issue 16: another process saves, or batch-inserts (NSBatchInsertRequest writes around its contexts); this
+    /// one is notified and merges the new objects from history.
+    @Test(arguments: ["save", "batch"])
+    func anotherProcesssWriteIsNotifiedAndMergedFromHistory(mode: String) throws {
         let url = TestStack.temporaryStoreURL()
         let model = try CrashModelForTests.make()
         let context = try HistoryStack.context(url, model: model, options: Self.options)
@@ -73,7 +76,7 @@ import Testing
 
         let process = Process()
         process.executableURL = Self.writer
-        process.arguments = [url.path, CrashModelForTests.url.path, "25", "child"]
+        process.arguments = [url.path, CrashModelForTests.url.path, "25", "child", mode]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -53,6 +53,11 @@ final class SQLiteHistory: @unchecked Sendable {
         return (value as? NSNumber)?.boolValue ?? (value as? Bool) ?? false
     }
 
+    /// Tells the triggers who makes a batch request's write (call inside its write transaction).
+    func willWrite(author: String?, contextName: String?) {
+        recorder?.begin(SQLiteHistoryRecorder.Save(author: author, contextName: contextName))
+    }
+
     /// Tells the triggers who makes the save of `changes` (call inside its
     /// write transaction), with the to-many relationships each updated record
     /// changed: their data is not in the row, so the update trigger cannot see them.
