@@ -12,7 +12,8 @@ public struct ManagedAccessorMacro: BodyMacro {
                                  providingBodyFor declaration: some DeclSyntaxProtocol & WithOptionalCodeBlockSyntax,
                                  in context: some MacroExpansionContext) throws -> [CodeBlockItemSyntax] {
         guard let function = declaration.as(FunctionDeclSyntax.self) else {
-            throw MacroExpansionErrorMessage("@ManagedAccessor applies to a relationship function such as addToPhotos(_:)")
+            throw MacroExpansionErrorMessage(
+                "@ManagedAccessor applies to a relationship function such as addToPhotos(_:)")
         }
         let name = function.name.text
         guard let kind = kinds.first(where: { name.hasPrefix($0) && name.count > $0.count }) else {

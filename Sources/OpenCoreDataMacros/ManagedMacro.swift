@@ -16,10 +16,12 @@ public struct ManagedMacro: AccessorMacro {
             throw MacroExpansionErrorMessage("@Managed properties are 'var', as @NSManaged ones are")
         }
         guard let type = binding.typeAnnotation?.type.trimmed else {
-            throw MacroExpansionErrorMessage("@Managed needs the property's type, e.g. '@Managed var \(name.text): String?'")
+            throw MacroExpansionErrorMessage(
+                "@Managed needs the property's type, e.g. '@Managed var \(name.text): String?'")
         }
         guard binding.initializer == nil, binding.accessorBlock == nil else {
-            throw MacroExpansionErrorMessage("A @Managed property has no initial value or accessors: the store holds it")
+            throw MacroExpansionErrorMessage(
+                "A @Managed property has no initial value or accessors: the store holds it")
         }
         let key = explicitKey(of: node) ?? "\"\(name.text.trimmingBackticks)\""
         return [

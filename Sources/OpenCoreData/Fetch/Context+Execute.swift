@@ -32,7 +32,8 @@ extension NSManagedObjectContext {
         guard let entity = request.entity ?? coordinator.managedObjectModel.entitiesByName[request.entityName] else {
             throw NSError.coreData(NSPersistentStoreOperationError, "The model has no entity named '\(request.entityName)'.")
         }
-        var update = StoreBatchUpdate(entity: entity, predicate: request.predicate, includesSubentities: request.includesSubentities,
+        var update = StoreBatchUpdate(entity: entity, predicate: request.predicate,
+                                      includesSubentities: request.includesSubentities,
                                       values: try Self.batchValues(request.propertiesToUpdate, of: entity))
         (update.author, update.contextName) = (transactionAuthor, name)
         try FetchKeyPathCheck.check(update.fetchRequest, entity: entity)

@@ -233,6 +233,43 @@ import Testing
         #expect(try Self.stored(first)?.1 == 2)
     }
 
+    /// The same with the other writer in another process (HistoryWriter, mode "touch"): it changes the node this
+    /// context read and changes too; the save conflicts through the file's Z_OPT, and object trump keeps this
+    /// context's change beside the other process's.
+    @Test func aSaveByAnotherProcessOnTheFileConflicts() throws {
+        let url = TestStack.temporaryStoreURL()
+        let context = try HistoryStack.context(url, model: try CrashModelForTests.make(),
+                                               options: [NSPersistentHistoryTrackingKey: true as NSNumber])
+        let node = try context.performAndWait { () throws in
+            let node = NSEntityDescription.insertNewObject(forEntityName: "Node", into: context)
+            node.setValue(Int64(1), forKey: "index")
+            try context.save()
+            return node
+        }
+        let process = Process()
+        process.executableURL = RemoteChangeTests.writer
+        process.arguments = [url.path, CrashModelForTests.url.path, "7", "other", "touch"]
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        try context.performAndWait { () throws in
+            node.setValue(Int64(2), forKey: "index")
+            let error = try #require(throws: NSError.self) { try context.save() }
+            #expect(error.code == NSManagedObjectMergeError)
+            let conflict = try #require(Self.conflicts(error).first)
+            #expect(conflict.sourceObject === node && conflict.newVersionNumber == 2)
+            #expect(conflict.persistedSnapshot?["touched"] as? Int64 == 7)
+            context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+            try context.save()
+        }
+        let reader = try TestStack.reader(of: context)
+        try reader.performAndWait { () throws in
+            let stored = try #require(try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Node")).first)
+            #expect(stored.value(forKey: "index") as? Int64 == 2 && stored.value(forKey: "touched") as? Int64 == 7)
+        }
+    }
+
     /// A subclass sees the conflicts and may leave the resolution to its type.
     final class CountingPolicy: NSMergePolicy, @unchecked Sendable {
         nonisolated(unsafe) var seen: [NSMergeConflict] = []
