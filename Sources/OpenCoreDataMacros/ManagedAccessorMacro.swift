@@ -17,7 +17,8 @@ public struct ManagedAccessorMacro: BodyMacro {
         }
         let name = function.name.text
         guard let kind = kinds.first(where: { name.hasPrefix($0) && name.count > $0.count }) else {
-            throw MacroExpansionErrorMessage("@ManagedAccessor knows addTo…, removeFrom…, insertInto… and replace…; "
+            throw MacroExpansionErrorMessage(
+                "@ManagedAccessor knows addTo…, removeFrom…, insertInto… and replace…; "
                 + "'\(name)' is none of them")
         }
         let relationship = String(name.dropFirst(kind.count))

@@ -23,7 +23,7 @@ extension NSManagedObjectContext {
                 return found
             }()
             for constraint in constraints where object.isInsertedFlag || Self.changes(object, constraint) {
-                guard let key = UniquenessConstraint.key(constraint.names.map { object.value(forKey: $0) }) else {
+                guard let key = UniquenessConstraint.key(constraint.names.map { Self.storedValue(object, $0) }) else {
                     continue
                 }
                 groups.add(object, key: key, constraint: constraint)
@@ -31,7 +31,7 @@ extension NSManagedObjectContext {
         }
         guard !groups.isEmpty else { return [] }
         var conflicts: [NSConstraintConflict] = []
-        var single: [UniquenessConstraint: [(key: [ConstraintKeyPart], object: NSManagedObject)]] = [:]
+        var single: [UniquenessConstraint: [(key: [AnyHashable], object: NSManagedObject)]] = [:]
         for (constraint, key, objects) in groups.all {
             if objects.count > 1 {
                 conflicts.append(NSConstraintConflict(constraint: constraint.names,
@@ -50,6 +50,12 @@ extension NSManagedObjectContext {
         return conflicts
     }
 
+    /// The value of `name` as the store holds it: a to-one destination by its object ID.
+    private static func storedValue(_ object: NSManagedObject, _ name: String) -> Any? {
+        let value = object.value(forKey: name)
+        return (value as? NSManagedObject)?.objectID ?? value
+    }
+
     /// Whether the save writes a changed value of a property of `constraint` for the updated `object`.
     private static func changes(_ object: NSManagedObject, _ constraint: UniquenessConstraint) -> Bool {
         constraint.names.contains { name in
@@ -66,11 +72,11 @@ extension NSManagedObjectContext {
     /// The database-level conflicts of `candidates` (each alone with its key in the save): the stored records of
     /// the constraint's entity with the same values, unless the record is one the save deletes or changes to
     /// other values.
-    private func storedConflicts(with candidates: [(key: [ConstraintKeyPart], object: NSManagedObject)],
+    private func storedConflicts(with candidates: [(key: [AnyHashable], object: NSManagedObject)],
                                  _ constraint: UniquenessConstraint) throws -> [NSConstraintConflict] {
         // A key naming an object the store has never seen cannot be stored.
         let askable = candidates.filter { candidate in
-            !candidate.key.contains { if case .object(let id) = $0 { id.isTemporaryID } else { false } }
+            !candidate.key.contains { ($0.base as? NSManagedObjectID)?.isTemporaryID == true }
         }
         guard !askable.isEmpty else { return [] }
         let request = NSFetchRequest<NSFetchRequestResult>(entityName: constraint.scope.name ?? "")
@@ -123,17 +129,17 @@ extension NSManagedObjectContext {
 
 /// The objects a save writes grouped by constraint and shared values, in the order they were first seen.
 private struct ConstraintGroups {
-    private var order: [(UniquenessConstraint, [ConstraintKeyPart])] = []
-    private var members: [UniquenessConstraint: [[ConstraintKeyPart]: [NSManagedObject]]] = [:]
+    private var order: [(UniquenessConstraint, [AnyHashable])] = []
+    private var members: [UniquenessConstraint: [[AnyHashable]: [NSManagedObject]]] = [:]
 
     var isEmpty: Bool { order.isEmpty }
 
-    mutating func add(_ object: NSManagedObject, key: [ConstraintKeyPart], constraint: UniquenessConstraint) {
+    mutating func add(_ object: NSManagedObject, key: [AnyHashable], constraint: UniquenessConstraint) {
         if members[constraint]?[key] == nil { order.append((constraint, key)) }
         members[constraint, default: [:]][key, default: []].append(object)
     }
 
-    var all: [(UniquenessConstraint, [ConstraintKeyPart], [NSManagedObject])] {
+    var all: [(UniquenessConstraint, [AnyHashable], [NSManagedObject])] {
         order.map { constraint, key in (constraint, key, members[constraint]![key]!) }
     }
 }

@@ -78,7 +78,7 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
     /// indexes do. Costs a pass over the records of each constrained entity the save writes.
     private static func refuseDuplicates(_ saved: [StoreSnapshot],
                                          in records: [String: [Int64: StoreSnapshot]]) throws {
-        var keys: [UniquenessConstraint: Set<[ConstraintKeyPart]>] = [:]
+        var keys: [UniquenessConstraint: Set<[AnyHashable]>] = [:]
         for snapshot in saved {
             for constraint in UniquenessConstraint.all(for: snapshot.objectID.entity) {
                 guard let key = UniquenessConstraint.key(constraint.names.map { snapshot[$0] }) else { continue }
@@ -86,7 +86,7 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
             }
         }
         for (constraint, saving) in keys {
-            var seen = Set<[ConstraintKeyPart]>()
+            var seen = Set<[AnyHashable]>()
             for entity in tree(of: constraint.scope) {
                 for record in (records[entity.name ?? ""] ?? [:]).values {
                     guard let key = UniquenessConstraint.key(constraint.names.map { record[$0] }),
