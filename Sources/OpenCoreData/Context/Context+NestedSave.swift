@@ -18,24 +18,50 @@ struct ChildChanges: @unchecked Sendable {
     var inserted: [StoreSnapshot] = []
     /// Changed objects: `changedSlots` holds the slots to apply.
     var updated: [StoreSnapshot] = []
+    /// The rows the changed objects were read from, by position in `updated`.
+    var updatedBaseRows: [StoreRowCache.Row?] = []
     /// Deleted objects, with the slots changed before the delete.
     var deleted: [StoreSnapshot] = []
 
     init(_ context: NSManagedObjectContext) {
-        // Transient values stay in the context that set them, as a store never sees them.
-        func record(_ object: NSManagedObject, slots: SlotSet) -> StoreSnapshot {
-            var snapshot = NSManagedObjectContext.currentSnapshot(of: object, version: 0)
-            var persistent = SlotSet()
-            let properties = object.values.layout.properties
-            let fetched = object.values.layout.fetchedSlots
-            slots.forEach { if !properties[$0].isTransient, !fetched.contains($0) { persistent.insert($0) } }
-            snapshot.changedSlots = persistent
-            return snapshot
-        }
-        inserted = context.inserted.objects.map { record($0, slots: SlotSet($0.values.layout.properties.indices)) }
-        updated = context.updated.objects.map { record($0, slots: $0.values.changed) }
-        deleted = context.deleted.objects.map { record($0, slots: $0.isFault ? SlotSet() : $0.values.changed) }
+        inserted = context.inserted.objects.map { Self.record($0, slots: SlotSet($0.values.layout.properties.indices)) }
+        updated = context.updated.objects.map { Self.record($0, slots: $0.values.changed) }
+        updatedBaseRows = context.updated.objects.map(\.committedRow)
+        deleted = context.deleted.objects.map { Self.record($0, slots: $0.isFault ? SlotSet() : $0.values.changed) }
     }
+
+    /// `object`'s current record; `changedSlots` are the persistent ones of
+    /// `slots` (transient values stay in the context that set them, as a
+    /// store never sees them).
+    private static func record(_ object: NSManagedObject, slots: SlotSet) -> StoreSnapshot {
+        let layout = object.values.layout
+        var snapshot: StoreSnapshot
+        if let base = object.committed, !object.isInsertedFlag {
+            // The record read with what changed since: the other slots hold the same values, already as IDs.
+            snapshot = base
+            snapshot.version = 0
+            slots.forEach { snapshot[$0] = NSManagedObjectContext.recordForm(object.values[$0]) }
+            layout.transientSlots.forEach { snapshot[$0] = NSManagedObjectContext.recordForm(object.values[$0]) }
+        } else {
+            snapshot = NSManagedObjectContext.currentSnapshot(of: object, version: 0)
+        }
+        var persistent = SlotSet()
+        slots.forEach { slot in
+            if !layout.transientSlots.contains(slot), !layout.fetchedSlots.contains(slot) { persistent.insert(slot) }
+        }
+        snapshot.changedSlots = persistent
+        return snapshot
+    }
+}
+
+/// Where the parent's object for a child's record comes from.
+private enum ChildRecordOrigin {
+    /// Made from an inserted object's record.
+    case new
+    /// An object the parent has (or faults in) for a record the child read as `base`.
+    case known(StoreRowCache.Row?)
+    /// The object of a deleted record.
+    case deleted
 }
 
 extension NSManagedObjectContext {
@@ -59,22 +85,31 @@ extension NSManagedObjectContext {
     func applyChildChanges(_ changes: ChildChanges, from child: NSManagedObjectContext) {
         func object(for id: NSManagedObjectID) -> NSManagedObject { self.object(with: idForChild(id, child)) }
         // New objects first, so that relationships among them find each other.
-        var targets: [(NSManagedObject, StoreSnapshot)] = []
+        var targets: [(object: NSManagedObject, record: StoreSnapshot, origin: ChildRecordOrigin)] = []
         for record in changes.inserted {
             if registered[idForChild(record.objectID, child)] != nil {
-                targets.append((object(for: record.objectID), record))
+                targets.append((object(for: record.objectID), record, .known(nil)))
                 continue
             }
             let entity = record.objectID.entity
             let new = ManagedObjectClasses.objectClass(for: entity).init(entity: entity, insertInto: nil)
             new.objectID = record.objectID
             insert(new)
-            targets.append((new, record))
+            targets.append((new, record, .new))
         }
-        targets += (changes.updated + changes.deleted).map { (object(for: $0.objectID), $0) }
-        for (target, record) in targets {
+        targets += zip(changes.updated, changes.updatedBaseRows).map { (object(for: $0.objectID), $0, .known($1)) }
+        targets += changes.deleted.map { (object(for: $0.objectID), $0, .deleted) }
+        for (target, record, origin) in targets {
             guard let slots = record.changedSlots, !slots.isEmpty else { continue }
             target.fireFaultIfNeeded()
+            // The child validated its whole object; here it has the same values when this context made it
+            // from the record, or holds without changes of its own the very row the child read (rows never change).
+            let sameAsChild = switch origin {
+            case .new: true
+            case .known(let base):
+                !target.isInsertedFlag && !target.isUpdatedFlag && base != nil && target.committedRow === base
+            case .deleted: false
+            }
             // A to-many the record left unread is read first: a change compares against it.
             slots.forEach { slot in
                 guard target.values[slot].isUnread else { return }
@@ -82,6 +117,7 @@ extension NSManagedObjectContext {
                 readToManyFaults(of: [target], only: relationship)
             }
             slots.forEach { target.storeChange(parentForm(record[$0], via: object(for:)), slot: $0) }
+            if sameAsChild { target.childValidatedStamp = target.valuesStamp }
         }
         for record in changes.deleted { markDeletedByChild(object(for: record.objectID)) }
     }

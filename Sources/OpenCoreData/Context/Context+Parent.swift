@@ -178,13 +178,18 @@ extension NSManagedObjectContext {
         let layout = object.values.layout
         var snapshot = StoreSnapshot(objectID: object.objectID, version: version, layout: layout)
         for slot in 0..<layout.count where !layout.fetchedSlots.contains(slot) {
-            switch object.values[slot] {
-            case .object(let destination): snapshot[slot] = .id(destination.objectID)
-            case .objects(let set): snapshot[slot] = set.isEmpty ? .none : .ids(set.objects.map(\.objectID))
-            case let value: snapshot[slot] = value
-            }
+            snapshot[slot] = recordForm(object.values[slot])
         }
         return snapshot
+    }
+
+    /// An object's slot value as a record holds it: destinations as their IDs.
+    static func recordForm(_ value: SlotValue) -> SlotValue {
+        switch value {
+        case .object(let destination): .id(destination.objectID)
+        case .objects(let set): set.isEmpty ? .none : .ids(set.objects.map(\.objectID))
+        case let value: value
+        }
     }
 
     /// The parent's answer to a child's fetch of IDs: the request with the

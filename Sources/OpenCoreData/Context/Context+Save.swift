@@ -137,9 +137,21 @@ extension NSManagedObjectContext {
             }
         }
         for object in deleted.objects { collect(object.validateForDelete) }
-        for object in inserted.objects { collect(object.validateForInsert) }
-        for object in updated.objects { collect(object.validateForUpdate) }
+        for object in inserted.objects where needsValidation(object) { collect(object.validateForInsert) }
+        for object in updated.objects where needsValidation(object) { collect(object.validateForUpdate) }
         if let error = NSError.validation(combining: errors) { throw error }
+    }
+
+    /// Whether a save validates `object`: yes, unless a child's save brought
+    /// it values that the child's validation passed, unchanged since, and
+    /// validating again could not tell otherwise: the object is a plain
+    /// NSManagedObject (a subclass may override validation) and no rule is
+    /// on a transient property (the child's transient values stayed there).
+    private func needsValidation(_ object: NSManagedObject) -> Bool {
+        guard object.childValidatedStamp == object.valuesStamp, type(of: object) == NSManagedObject.self else {
+            return true
+        }
+        return object.entity.validatedProperties.contains(where: \.isTransient)
     }
 
     /// Makes the saved state the context's: `rows` are the cached rows of

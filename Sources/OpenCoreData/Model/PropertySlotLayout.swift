@@ -20,6 +20,8 @@ final class PropertySlotLayout: @unchecked Sendable {
     /// a cache that is never a change, never saved and never handed to
     /// another context.
     let fetchedSlots: SlotSet
+    /// The slots of transient properties, whose values stay in the object.
+    let transientSlots: SlotSet
 
     init(_ properties: [NSPropertyDescription]) {
         self.properties = properties
@@ -31,6 +33,7 @@ final class PropertySlotLayout: @unchecked Sendable {
             return property is NSAttributeDescription
         })
         fetchedSlots = SlotSet(properties.indices.filter { properties[$0] is NSFetchedPropertyDescription })
+        transientSlots = SlotSet(properties.indices.filter { properties[$0].isTransient })
     }
 
     /// How many slots an object of the entity has.

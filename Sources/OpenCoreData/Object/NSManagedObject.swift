@@ -32,7 +32,13 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     public internal(set) unowned(unsafe) var managedObjectContext: NSManagedObjectContext?
 
     /// Current values by slot (see `PropertyValues`).
-    var values: PropertyValues
+    var values: PropertyValues { didSet { valuesStamp &+= 1 } }
+    /// Counts the writes to `values`, so that a save can tell whether they are
+    /// still the ones a child context's save validated (`childValidatedStamp`).
+    var valuesStamp = 0
+    /// `valuesStamp` right after a child context's save brought values that
+    /// its validation passed; -1 for none.
+    var childValidatedStamp = -1
     /// The record as last read from or written to the store (shared with the
     /// coordinator's row cache); nil for objects never saved and for faults
     /// whose record was not read yet.
