@@ -8,8 +8,12 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let openCoreData = root.lastPathComponent
 
+// Code written as applications write it, built against OpenCoreData: the
+// codegen plugin's apps, and Gallery, Core Data code in Apple's style
+// (AppleOriginals/ holds it as written for Apple; the ported files differ by
+// the steps of docs/Porting.md only, which ClientPackageTests checks).
 let package = Package(
-    name: "CodegenPlugin",
+    name: "ClientPackage",
     dependencies: [.package(path: root.path)],
     targets: [
         .executableTarget(
@@ -25,6 +29,17 @@ let package = Package(
             dependencies: [.product(name: "OpenCoreData", package: openCoreData)],
             resources: [.copy("Shelf.xcdatamodeld")],
             plugins: [.plugin(name: "OpenCoreDataCodegenPlugin", package: openCoreData)]),
+        // Xcode's "Manual/None" classes, a hand-written class and the Xcode template's
+        // PersistenceController, in Swift 5 mode as most applications still are.
+        .target(
+            name: "Gallery",
+            dependencies: [.product(name: "OpenCoreData", package: openCoreData)],
+            resources: [.copy("Gallery.xcdatamodeld")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(
+            name: "GalleryTests",
+            dependencies: ["Gallery", .product(name: "OpenCoreData", package: openCoreData)],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
     ],
     swiftLanguageModes: [.v6]
 )

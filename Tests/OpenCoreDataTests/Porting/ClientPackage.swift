@@ -1,0 +1,31 @@
+import Foundation
+
+/// The fixture package Tests/Fixtures/ClientPackage: applications' code built
+/// against this checkout (the codegen plugin's apps, and Gallery in Apple's
+/// style with its XCTest target). Built once per test run, tests included,
+/// in a scratch folder of its own; from scratch the first time (about two
+/// minutes on two cores, swift-syntax included), incrementally after that.
+enum ClientPackage {
+    static let folder = Subprocess.root.appendingPathComponent("Tests/Fixtures/ClientPackage")
+    static let scratch = Subprocess.root.appendingPathComponent(".build-client-fixture")
+
+    static let build: Result<Subprocess.Run, Error> = Result {
+        let started = Date()
+        // Without manifest caching: SwiftPM otherwise keeps a stale list of the
+        // root package's sources when files are added in nested folders.
+        let run = try Subprocess.run(["swift", "build", "--build-tests", "--package-path", folder.path,
+                                      "--scratch-path", scratch.path, "--disable-build-manifest-caching"])
+        print("client package fixture: built in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        return run
+    }
+
+    /// Builds the package once, then runs `swift <subcommand>` on the build
+    /// (`run` with a product name in `arguments`, or `test`), or returns the failed build.
+    static func run(_ subcommand: String, _ arguments: [String] = []) throws -> Subprocess.Run {
+        let built = try build.get()
+        guard built.status == 0 else { return built }
+        // The options come first: `swift run` hands whatever follows the product to the product.
+        return try Subprocess.run(["swift", subcommand, "--skip-build", "--package-path", folder.path,
+                                   "--scratch-path", scratch.path] + arguments)
+    }
+}
