@@ -30,6 +30,8 @@ public final class NSPersistentHistoryToken: NSObject, NSCopying, NSSecureCoding
 
     // MARK: NSSecureCoding
 
+    /// True: tokens archive with `NSKeyedArchiver` under secure coding, so they can be kept across
+    /// launches.
     public static var supportsSecureCoding: Bool { true }
 
     /// Archives the store identifiers and transaction numbers.
