@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         // The @Managed and @ManagedAccessor macros (a cold build costs about two minutes more; see the commit).
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"700.0.0"),
+        // `swift package generate-documentation`: the DocC catalog Sources/OpenCoreData/OpenCoreDataCore.docc (README).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The library. Applications import it through `OpenCoreData` below.

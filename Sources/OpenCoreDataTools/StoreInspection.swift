@@ -7,8 +7,11 @@ import GRDB
 public struct StoreInspection {
     /// One row of Z_PRIMARYKEY and the rows of its table.
     public struct Entity {
+        /// The entity's name (`Z_NAME`).
         public let name: String
+        /// The entity's number (`Z_ENT`).
         public let number: Int
+        /// The superentity's name; nil for a root entity.
         public let parent: String?
         /// The table holding its objects: Z + the root entity's name in capitals.
         public let table: String
@@ -25,13 +28,19 @@ public struct StoreInspection {
         /// The hashes differ (as they do between OpenCoreData and Apple) but the
         /// entity numbers and columns fit: the store opens with this model.
         case compatibleBySchema(version: String?)
+        /// The model does not open the store; `reason` is the error's message on one line.
         case incompatible(reason: String)
     }
 
+    /// The store file's path.
     public let path: String
+    /// The store's UUID from `Z_METADATA`; nil when the file has none.
     public let uuid: String?
+    /// The store's metadata dictionary (`Z_METADATA`'s property list).
     public let metadata: [String: Any]
+    /// Every entity of `Z_PRIMARYKEY`, with its object count.
     public let entities: [Entity]
+    /// Whether the given model opens the store; nil when no model was given.
     public let verdict: Verdict?
     /// The model rebuilt from the store's schema, when asked for.
     public let reconstruction: SQLiteModelReconstruction?

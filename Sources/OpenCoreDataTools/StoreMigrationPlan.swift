@@ -6,9 +6,11 @@ import OpenCoreData
 public struct StoreMigrationPlan {
     /// The version that wrote the store, and how it was found.
     public let sourceName: String
+    /// How the source version was found: "its version hashes", "its schema" or "Z_MODELCACHE".
     public let foundBy: String
     /// The version the store migrates to.
     public let destinationName: String
+    /// The model of the destination version.
     public let destination: NSManagedObjectModel
     /// The version that wrote the store.
     public let source: NSManagedObjectModel

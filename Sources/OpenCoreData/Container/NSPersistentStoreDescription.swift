@@ -65,6 +65,7 @@ open class NSPersistentStoreDescription: NSObject, NSCopying, @unchecked Sendabl
         super.init()
     }
 
+    /// An independent copy of every setting, options dictionary included.
     open func copy(with zone: NSZone? = nil) -> Any {
         let copy = NSPersistentStoreDescription()
         copy.type = type
@@ -87,6 +88,7 @@ open class NSPersistentStoreDescription: NSObject, NSCopying, @unchecked Sendabl
         return all
     }
 
+    /// The type and path, for logs.
     open override var description: String {
         "<NSPersistentStoreDescription> (type: \(type), url: \(url?.path ?? "nil"))"
     }

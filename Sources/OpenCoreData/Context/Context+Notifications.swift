@@ -27,18 +27,33 @@ extension NSManagedObjectContext {
     /// The userInfo keys of the context notifications (Apple's Swift names
     /// for the string constants such as `NSInsertedObjectsKey`).
     public enum NotificationKey: String, Sendable {
+        /// The context a notification concerns (Apple's key; OpenCoreData passes the context as the
+        /// notification's `object` and does not fill this key).
         case sourceContext = "managedObjectContext"
+        /// The query generation a context moved to (Apple's key; not filled here: read the context's
+        /// `queryGenerationToken` instead).
         case queryGeneration = "newQueryGeneration"
+        /// The IDs of every object, when a context invalidated them all at once (its `reset()`).
         case invalidatedAllObjects = "invalidatedAll"
+        /// The set of inserted objects (Objective-C's `NSInsertedObjectsKey`).
         case insertedObjects = "inserted"
+        /// The set of updated objects (`NSUpdatedObjectsKey`).
         case updatedObjects = "updated"
+        /// The set of deleted objects (`NSDeletedObjectsKey`).
         case deletedObjects = "deleted"
+        /// The set of objects refreshed from the store (`NSRefreshedObjectsKey`).
         case refreshedObjects = "refreshed"
+        /// The set of objects invalidated (`NSInvalidatedObjectsKey`).
         case invalidatedObjects = "invalidated"
+        /// The set of inserted objects' IDs, in the ID-only notifications (`NSInsertedObjectIDsKey`).
         case insertedObjectIDs = "inserted_objectIDs"
+        /// The set of updated objects' IDs (`NSUpdatedObjectIDsKey`).
         case updatedObjectIDs = "updated_objectIDs"
+        /// The set of deleted objects' IDs (`NSDeletedObjectIDsKey`).
         case deletedObjectIDs = "deleted_objectIDs"
+        /// The set of refreshed objects' IDs (`NSRefreshedObjectIDsKey`).
         case refreshedObjectIDs = "refreshed_objectIDs"
+        /// The set of invalidated objects' IDs (`NSInvalidatedObjectIDsKey`).
         case invalidatedObjectIDs = "invalidated_objectIDs"
     }
 

@@ -54,6 +54,8 @@ open class NSConstraintConflict: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The constraint, the stored object's ID and the conflicting objects' IDs, in the shape of Apple's
+    /// description.
     open override var description: String {
         let database = databaseObject.map { "\($0.objectID)" } ?? "(null)"
         return "NSConstraintConflict for constraint \(constraint): database: \(database), "

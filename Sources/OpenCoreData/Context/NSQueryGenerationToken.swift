@@ -23,6 +23,7 @@ public final class NSQueryGenerationToken: NSObject, NSCopying, @unchecked Senda
     /// Tokens are values: a copy is the token itself.
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
+    /// Whether the token is `current` or a pinned generation, and over how many stores.
     public override var description: String {
         guard let generation else { return "<NSQueryGenerationToken current>" }
         return "<NSQueryGenerationToken \(ObjectIdentifier(self).hashValue) of \(generation.storeCount) store(s)>"

@@ -27,8 +27,10 @@ public struct BatchFaultingArray<Element>: RandomAccessCollection {
         case batches(Batches)
     }
 
+    /// Always 0.
     public var startIndex: Int { 0 }
 
+    /// The number of results; O(1), no object is made.
     public var endIndex: Int {
         switch storage {
         case .elements(let elements): elements.count
@@ -36,6 +38,9 @@ public struct BatchFaultingArray<Element>: RandomAccessCollection {
         }
     }
 
+    /// The result at `position`. O(1) within the batch read last; another batch costs one read of
+    /// `fetchBatchSize` records per store (or none, from the row cache) and releases the previous
+    /// batch.
     public subscript(position: Int) -> Element {
         switch storage {
         case .elements(let elements): return elements[position]

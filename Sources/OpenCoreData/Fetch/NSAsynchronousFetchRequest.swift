@@ -22,6 +22,7 @@ open class NSAsynchronousFetchRequest<ResultType: NSFetchRequestResult>: NSPersi
         super.init()
     }
 
+    /// `.fetchRequestType`, as Apple's.
     open override var requestType: NSPersistentStoreRequestType { .fetchRequestType }
 
     /// Schedules the fetch on `context`'s queue and returns its (pending) result.

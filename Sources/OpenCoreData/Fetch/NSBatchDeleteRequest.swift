@@ -50,6 +50,7 @@ open class NSBatchDeleteRequest: NSPersistentStoreRequest {
         super.init()
     }
 
+    /// `.batchDeleteRequestType`.
     open override var requestType: NSPersistentStoreRequestType { .batchDeleteRequestType }
 }
 

@@ -85,6 +85,7 @@ open class NSBatchInsertRequest: NSPersistentStoreRequest {
         super.init()
     }
 
+    /// `.batchInsertRequestType`.
     open override var requestType: NSPersistentStoreRequestType { .batchInsertRequestType }
 }
 

@@ -47,6 +47,7 @@ open class NSBatchUpdateRequest: NSPersistentStoreRequest {
         super.init()
     }
 
+    /// `.batchUpdateRequestType`.
     open override var requestType: NSPersistentStoreRequestType { .batchUpdateRequestType }
 }
 

@@ -64,6 +64,7 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, NSCopying, @unc
     /// keep the values they have).
     public var shouldRefreshRefetchedObjects: Bool = false
 
+    /// A request without an entity: set ``entity`` before fetching, or use ``init(entityName:)``.
     public override init() { super.init() }
 
     /// `.fetchRequestType`.
@@ -112,6 +113,7 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, NSCopying, @unc
         return copy
     }
 
+    /// The entity name, limit and offset, for logs.
     open override var description: String {
         "<NSFetchRequest entity: \(entityName ?? "nil") limit: \(fetchLimit) offset: \(fetchOffset)>"
     }

@@ -1,9 +1,14 @@
 /// The kinds of request a context executes, with Apple's raw values.
 public enum NSPersistentStoreRequestType: UInt, Sendable {
+    /// A fetch (``NSFetchRequest``, ``NSAsynchronousFetchRequest``, and here also history requests).
     case fetchRequestType = 1
+    /// A save (Apple's `NSSaveChangesRequest`; contexts save through `save()` here).
     case saveRequestType = 2
+    /// An ``NSBatchInsertRequest``.
     case batchInsertRequestType = 5
+    /// An ``NSBatchUpdateRequest``.
     case batchUpdateRequestType = 6
+    /// An ``NSBatchDeleteRequest``.
     case batchDeleteRequestType = 7
 }
 

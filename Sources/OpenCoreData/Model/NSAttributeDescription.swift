@@ -53,6 +53,8 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     /// Whether this attribute is derived from other values (NSDerivedAttributeDescription).
     public var isDerived: Bool { false }
 
+    /// An unnamed, optional attribute of undefined type; set ``attributeType`` and a name before the
+    /// model is used.
     public required init() { super.init() }
 
     /// An attribute named `name` of `type`.
@@ -64,6 +66,8 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
         self.defaultValue = defaultValue
     }
 
+    /// An unfrozen copy with every setting and no entity, to add to another entity or model; costs one
+    /// allocation per description.
     open override func copy(with zone: NSZone? = nil) -> Any {
         let copy = super.copy(with: zone) as! NSAttributeDescription
         copy.attributeType = attributeType
@@ -78,6 +82,8 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
         return copy
     }
 
+    /// Whether `object` is an attribute with the same name, type, default value, storage and validation
+    /// settings, compared property by property.
     open override func isEqual(_ object: Any?) -> Bool {
         guard super.isEqual(object), let other = object as? NSAttributeDescription else { return false }
         return attributeType == other.attributeType && attributeValueClassName == other.attributeValueClassName
@@ -108,6 +114,7 @@ public struct AttributeValidationRules: Equatable, Sendable {
     /// A regular expression a string value must match as a whole.
     public var regularExpressionString: String?
 
+    /// Rules with the given bounds and pattern; nil leaves a rule out.
     public init(minValueString: String? = nil, maxValueString: String? = nil,
                 minDateTimeInterval: Double? = nil, maxDateTimeInterval: Double? = nil,
                 regularExpressionString: String? = nil) {

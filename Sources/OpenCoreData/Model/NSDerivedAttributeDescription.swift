@@ -8,16 +8,20 @@ open class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sen
         willSet { ensureEditable("derivationExpression of \(name)") }
     }
 
+    /// Always true: the value is computed, never set by the application.
     public override var isDerived: Bool { true }
 
+    /// An unnamed derived attribute without an expression.
     public required init() { super.init() }
 
+    /// An unfrozen copy, expression included.
     open override func copy(with zone: NSZone? = nil) -> Any {
         let copy = super.copy(with: zone) as! NSDerivedAttributeDescription
         copy.derivationExpressionFormat = derivationExpressionFormat
         return copy
     }
 
+    /// Whether `object` is an equal attribute with the same derivation expression text.
     open override func isEqual(_ object: Any?) -> Bool {
         guard super.isEqual(object), let other = object as? NSDerivedAttributeDescription else { return false }
         return derivationExpressionFormat == other.derivationExpressionFormat

@@ -168,6 +168,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
     /// The superentity's name, kept by the model-file reader until every entity exists.
     var unresolvedParentName: String?
 
+    /// An unnamed entity without properties; name it and add it to a model's `entities`.
     public override init() { super.init() }
 
     /// An entity named `name` with `properties`.
@@ -276,7 +277,9 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             && indexes == other.indexes && compoundIndexNames == other.compoundIndexNames
     }
 
+    /// The hash of the name, so that equal entities hash alike.
     open override var hash: Int { name?.hashValue ?? 0 }
 
+    /// `<NSEntityDescription Name>`, for logs.
     open override var description: String { "<NSEntityDescription \(name ?? "(unnamed)")>" }
 }

@@ -10,6 +10,7 @@ open class NSFetchIndexDescription: NSObject, NSCopying, @unchecked Sendable {
     /// The entity the index belongs to.
     public internal(set) weak var entity: NSEntityDescription?
 
+    /// An index named `name` over `elements` (none when nil); add it to an entity's `indexes`.
     public init(name: String, elements: [NSFetchIndexElementDescription]?) {
         self.name = name
         self.elements = elements ?? []
@@ -17,21 +18,27 @@ open class NSFetchIndexDescription: NSObject, NSCopying, @unchecked Sendable {
         self.elements.forEach { $0.collectionIndex = self }
     }
 
+    /// A copy with copied elements and no entity.
     open func copy(with zone: NSZone? = nil) -> Any {
         NSFetchIndexDescription(name: name, elements: elements.map { $0.copy() as! NSFetchIndexElementDescription })
     }
 
+    /// Whether `object` is an index with the same name and equal elements.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSFetchIndexDescription else { return false }
         return name == other.name && elements == other.elements
     }
 
+    /// The hash of the name.
     open override var hash: Int { name.hashValue }
 }
 
 /// Whether an index is an ordinary B-tree or a spatial R-tree, with Apple's raw values.
 public enum NSFetchIndexElementType: UInt, Sendable {
+    /// An ordinary B-tree index, what the SQLite store creates (`CREATE INDEX`).
     case binary = 0
+    /// A spatial R-tree index (Apple's, for ranges of numbers); read from and written to model files,
+    /// but the SQLite store creates no index for it.
     case rTree = 1
 }
 
@@ -44,7 +51,9 @@ open class NSFetchIndexElementDescription: NSObject, NSCopying, @unchecked Senda
         guard let propertyName, let entity = collectionIndex?.entity else { return nil }
         return entity.propertiesByName[propertyName]
     }
+    /// Whether the element is a B-tree or an R-tree element.
     public var collationType: NSFetchIndexElementType
+    /// Whether the index orders this property ascending (`false`: `DESC` in the SQLite index).
     public var isAscending: Bool
     weak var collectionIndex: NSFetchIndexDescription?
 
@@ -61,14 +70,17 @@ open class NSFetchIndexElementDescription: NSObject, NSCopying, @unchecked Senda
         super.init()
     }
 
+    /// A copy without its index.
     open func copy(with zone: NSZone? = nil) -> Any {
         NSFetchIndexElementDescription(propertyName: propertyName ?? "", collationType: collationType, isAscending: isAscending)
     }
 
+    /// Whether `object` names the same property with the same type and order.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSFetchIndexElementDescription else { return false }
         return propertyName == other.propertyName && collationType == other.collationType && isAscending == other.isAscending
     }
 
+    /// The hash of the property name.
     open override var hash: Int { propertyName?.hashValue ?? 0 }
 }

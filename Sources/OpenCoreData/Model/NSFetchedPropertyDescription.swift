@@ -8,16 +8,20 @@ open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Senda
         willSet { ensureEditable("fetchRequest of \(name)") }
     }
 
+    /// Always true: a fetched property's value comes from its fetch and cannot be set.
     public override var isReadOnly: Bool { true }
 
+    /// An unnamed fetched property without a request.
     public required init() { super.init() }
 
+    /// An unfrozen copy, request included.
     open override func copy(with zone: NSZone? = nil) -> Any {
         let copy = super.copy(with: zone) as! NSFetchedPropertyDescription
         copy.fetchRequestDescription = fetchRequestDescription
         return copy
     }
 
+    /// Whether `object` is an equal property with an equal request.
     open override func isEqual(_ object: Any?) -> Bool {
         guard super.isEqual(object), let other = object as? NSFetchedPropertyDescription else { return false }
         return fetchRequestDescription == other.fetchRequestDescription

@@ -91,6 +91,8 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     /// version, language…), written back unchanged; never compared.
     public var modelFileAttributes: [String: String] = [:]
 
+    /// An empty model: set its `entities` (and configurations) before a coordinator uses it, which
+    /// freezes it.
     public override init() { super.init() }
 
     /// The model in the Xcode model file at `url` (`.xcdatamodel`, its
@@ -227,5 +229,6 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
             && fetchRequestDescriptionsByName == other.fetchRequestDescriptionsByName
     }
 
+    /// The number of entities: cheap, and equal for equal models.
     open override var hash: Int { entityList.count }
 }

@@ -46,6 +46,7 @@ open class NSPropertyDescription: NSObject, NSCopying, ModelEditing, @unchecked 
     /// The warnings that go with `validationPredicateStorage`, index by index.
     public internal(set) var validationWarnings: [Any] = []
 
+    /// An unnamed optional property; subclasses give it a kind.
     public required override init() { super.init() }
 
     /// Whether properties of this kind are read-only (true only for fetched properties).
@@ -93,7 +94,9 @@ open class NSPropertyDescription: NSObject, NSCopying, ModelEditing, @unchecked 
             && entity?.name == other.entity?.name
     }
 
+    /// The hash of the name, so that equal properties hash alike.
     open override var hash: Int { name.hashValue }
 
+    /// `<NSAttributeDescription Entity.name>` and the like, for logs.
     open override var description: String { "<\(type(of: self)) \(entity?.name ?? "?").\(name)>" }
 }

@@ -63,6 +63,7 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
     var unresolvedDestinationName: String?
     var unresolvedInverse: (entity: String?, name: String)?
 
+    /// An unnamed optional to-one relationship without a destination, with the nullify rule.
     public required init() { super.init() }
 
     /// A relationship named `name` to `destination`.
@@ -92,6 +93,8 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
         return copy
     }
 
+    /// Whether `object` is an equal property with the same destination and inverse (by name), delete
+    /// rule, counts and order.
     open override func isEqual(_ object: Any?) -> Bool {
         guard super.isEqual(object), let other = object as? NSRelationshipDescription else { return false }
         return destinationEntity?.name == other.destinationEntity?.name

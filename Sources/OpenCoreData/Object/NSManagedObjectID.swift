@@ -71,6 +71,8 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         }
     }
 
+    /// Whether `object` is an ID of the same record: same primary key (or temporary key), entity and
+    /// store; the key is compared first, so IDs of different records rarely get to the string.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSManagedObjectID else { return false }
         return other === self || namesSameRecord(as: other)
@@ -87,6 +89,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// IDs are immutable, so a copy is the ID itself.
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
+    /// The ID's URI (`x-coredata://STORE-UUID/Entity/p12`, or a temporary one).
     public override var description: String { uriRepresentation().absoluteString }
 }
 

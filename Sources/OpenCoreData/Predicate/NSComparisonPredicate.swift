@@ -5,13 +5,23 @@
 public final class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     /// The comparison made; raw values are Apple's.
     public enum Operator: UInt, Sendable {
+        /// `<`, `<=`, `>` and `>=`: numbers by value, dates by time, strings by Unicode order (with
+        /// `[c]`/`[d]` folded).
         case lessThan = 0, lessThanOrEqualTo = 1, greaterThan = 2, greaterThanOrEqualTo = 3
+        /// `==`, `!=`; `MATCHES` (an ICU-style regular expression that must match the whole string),
+        /// `LIKE` (`*` and `?` wildcards), `BEGINSWITH`, `ENDSWITH`.
         case equalTo = 4, notEqualTo = 5, matches = 6, like = 7, beginsWith = 8, endsWith = 9
+        /// `IN` (the left value is an element of the right collection, or a substring of the right
+        /// string), a custom selector (Apple's, for predicates built in code; not evaluated here),
+        /// `CONTAINS` (the right value is an element or substring of the left) and `BETWEEN` (within a
+        /// two-element range, both ends included).
         case `in` = 10, customSelector = 11, contains = 99, between = 100
     }
 
     /// How the left side is used: as one value, or element by element (`ANY`, `ALL`).
     public enum Modifier: UInt, Sendable {
+        /// `direct` compares the left value itself; `all` (`ALL`) requires every element of a collection
+        /// to match and `any` (`ANY`, `SOME`) at least one.
         case direct = 0, all = 1, any = 2
     }
 

@@ -5,6 +5,8 @@
 public final class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
     /// How the subpredicates combine; raw values are Apple's.
     public enum LogicalType: UInt, Sendable {
+        /// `NOT` negates its one subpredicate; `AND` is true when every subpredicate is (and for none);
+        /// `OR` when at least one is (false for none).
         case not = 0, and = 1, or = 2
     }
 

@@ -8,8 +8,14 @@
 public final class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     /// The kind of an expression; raw values are Apple's `NSExpression.ExpressionType`.
     public enum ExpressionType: UInt, Sendable {
+        /// A constant (`42`, `"text"`, `%@`), the object being evaluated (`SELF`), a variable (`$name`),
+        /// a key path (`album.title`), a function call (`sum:`, `now()`, arithmetic).
         case constantValue = 0, evaluatedObject = 1, variable = 2, keyPath = 3, function = 4
+        /// The set operations `UNION`, `INTERSECT` and `MINUS` of two collections, a `SUBQUERY(…)`, and an
+        /// aggregate literal (`{1, 2, 3}`).
         case unionSet = 5, intersectSet = 6, minusSet = 7, subquery = 13, aggregate = 14
+        /// `ANYKEY` (any value of a dictionary), a block built in code (`NSExpression(block:arguments:)`,
+        /// called at each evaluation), and `TERNARY(condition, a, b)`.
         case anyKey = 15, block = 19, conditional = 20
     }
 

@@ -4,7 +4,7 @@
 /// `NSPersistentHistoryChangeRequest.fetchHistory(after:)` to read what came
 /// later; archive it (NSSecureCoding) to keep it across launches.
 ///
-/// Tokens of the same store compare by transaction number (``compare(_:)``);
+/// Tokens of the same store compare by transaction number (`compare(_:)`);
 /// equal tokens name the same transactions.
 public final class NSPersistentHistoryToken: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// The last transaction number seen, by store identifier.
@@ -30,6 +30,8 @@ public final class NSPersistentHistoryToken: NSObject, NSCopying, NSSecureCoding
 
     // MARK: NSSecureCoding
 
+    /// True: tokens archive with `NSKeyedArchiver` under secure coding, so they can be kept across
+    /// launches.
     public static var supportsSecureCoding: Bool { true }
 
     /// Archives the store identifiers and transaction numbers.

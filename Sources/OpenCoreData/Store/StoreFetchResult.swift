@@ -6,7 +6,9 @@
 /// row. The context gives each record to its object (a fault) to load when
 /// it fires, as Core Data's fetches fill the row cache.
 public struct StoreFetchResult: @unchecked Sendable {
+    /// The selected objects' IDs, in the fetch's order.
     public var ids: StoreObjectIDs
+    /// Empty, or one record per ID in the same order.
     public var records: [StoreSnapshot]
 
     init(ids: StoreObjectIDs, records: [StoreSnapshot] = []) {

@@ -6,6 +6,7 @@
 /// rows holds its result in ~12 MB. Reading an element creates its ID: O(1),
 /// one allocation.
 public struct StoreObjectIDs: RandomAccessCollection, @unchecked Sendable {
+    /// The number of IDs.
     public let count: Int
     private let make: (Int) -> NSManagedObjectID
 
@@ -21,7 +22,10 @@ public struct StoreObjectIDs: RandomAccessCollection, @unchecked Sendable {
         self.make = make
     }
 
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// ``count``.
     public var endIndex: Int { count }
+    /// The ID at `position`, made on each access: O(1), one allocation.
     public subscript(position: Int) -> NSManagedObjectID { make(position) }
 }

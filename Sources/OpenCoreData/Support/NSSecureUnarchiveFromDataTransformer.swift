@@ -12,6 +12,7 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer {
          NSNumber.self, NSDate.self, NSData.self, NSURL.self, NSUUID.self, NSNull.self]
     }
 
+    /// True: an object archives back to `Data`, which Core Data needs to save a transformable value.
     open override class func allowsReverseTransformation() -> Bool { true }
 
     /// The unarchived object, or nil when `value` is not an archive of allowed classes.

@@ -2,10 +2,13 @@
 /// Foundation (NSValueTransformer.h). A transformable attribute's
 /// `valueTransformerName` is such a name.
 public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
+    /// The name as registered.
     public let rawValue: String
 
+    /// The name `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// The name `rawValue` (Apple's unlabelled form).
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
     /// Core Data's default for transformable attributes: a keyed archive, any NSCoding class.

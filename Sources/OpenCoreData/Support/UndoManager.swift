@@ -41,6 +41,7 @@ open class UndoManager: NSObject, @unchecked Sendable {
     /// Whether `redo()` is running.
     open private(set) var isRedoing = false
 
+    /// An undo manager with nothing recorded, ``groupsByEvent`` on and no limit on the groups kept.
     public override init() {}
 
     /// How many groups are open.

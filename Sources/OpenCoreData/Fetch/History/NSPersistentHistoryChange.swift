@@ -1,7 +1,12 @@
 /// What happened to a record in a transaction, with Apple's raw values.
 public enum NSPersistentHistoryChangeType: Int, Sendable {
+    /// The record was inserted.
     case insert = 0
+    /// Some of the record's properties changed; ``NSPersistentHistoryChange/updatedProperties`` says
+    /// which.
     case update = 1
+    /// The record was deleted; the change's `tombstone` holds the values the model keeps for deleted
+    /// records (`preservesValueInHistoryOnDeletion`).
     case delete = 2
 }
 

@@ -35,6 +35,7 @@ enum ModelFile {
 ///
 /// Every version stays reachable by name, for migration.
 public struct ModelVersionBundle: Sendable {
+    /// The `.xcdatamodeld` folder read.
     public let url: URL
     /// The version names (folder names without `.xcdatamodel`), sorted as Finder sorts them.
     public let versionNames: [String]

@@ -5,20 +5,30 @@
 /// a model, and `NSCoreDataError` (134060) for a model whose content is invalid.
 /// The message names the file, the line, and the entity and property involved.
 public struct ModelFileError: Error, CustomNSError, LocalizedError, CustomStringConvertible, Equatable {
+    /// What went wrong, which decides the bridged error code.
     public enum Kind: Sendable, Equatable {
+        /// No file at the path (`NSFileReadNoSuchFileError`, 260).
         case missingFile
+        /// A file that is not a model file Xcode writes (`NSFileReadCorruptFileError`, 259).
         case unreadable
+        /// A model file whose content breaks a rule of Core Data's models (``NSCoreDataError``, 134060).
         case invalidModel
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// What is wrong and, where it helps, what to do about it.
     public var message: String
+    /// The file read, when the error concerns one.
     public var file: URL?
+    /// The line of `file` the error was found on, when known.
     public var line: Int?
+    /// The entity involved, when there is one.
     public var entityName: String?
+    /// The property involved, when there is one.
     public var propertyName: String?
 
+    /// An error of `kind` saying `message`, with the place it was found.
     public init(_ kind: Kind, _ message: String, file: URL? = nil, line: Int? = nil,
                 entity: String? = nil, property: String? = nil) {
         self.kind = kind
@@ -29,8 +39,10 @@ public struct ModelFileError: Error, CustomNSError, LocalizedError, CustomString
         self.propertyName = property
     }
 
+    /// `NSCocoaErrorDomain`, as Core Data's errors.
     public static var errorDomain: String { NSCocoaErrorDomain }
 
+    /// 260, 259 or 134060 by ``kind``.
     public var errorCode: Int {
         switch kind {
         case .missingFile: return CocoaError.fileReadNoSuchFile.rawValue
@@ -39,14 +51,17 @@ public struct ModelFileError: Error, CustomNSError, LocalizedError, CustomString
         }
     }
 
+    /// The ``description`` as `NSLocalizedDescriptionKey`, and the file's path as `NSFilePathErrorKey`.
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [NSLocalizedDescriptionKey: description]
         if let file { info[NSFilePathErrorKey] = file.path }
         return info
     }
 
+    /// The same as ``description``.
     public var errorDescription: String? { description }
 
+    /// The message after the place: file, line, entity and property, those that are known.
     public var description: String {
         var place: [String] = []
         if let file { place.append(file.path) }

@@ -4,9 +4,14 @@ import GRDB
 /// and name, its superentity's number (0 for a root) and the highest primary
 /// key handed out for its hierarchy.
 public struct SQLitePrimaryKeyRow: Sendable, Equatable {
+    /// The entity's number (`Z_ENT`), unique in the store.
     public let number: Int
+    /// The entity's name (`Z_NAME`).
     public let name: String
+    /// The superentity's number (`Z_SUPER`), 0 for a root entity.
     public let superNumber: Int
+    /// The highest primary key handed out so far (`Z_MAX`); the next insert of the hierarchy gets a
+    /// higher one.
     public let maxPrimaryKey: Int64
 }
 
