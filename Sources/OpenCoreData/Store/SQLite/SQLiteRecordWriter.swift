@@ -15,6 +15,7 @@ import GRDB
 /// rebound per record, so each record costs one or two statement executions
 /// plus one per to-many destination, and a deleted or updated record with
 /// externally stored attributes one more to read the columns it replaces.
+/// Deleted records go by set: a statement per entity and 500 records.
 struct SQLiteRecordWriter {
     /// Core Data spaces order keys by 1024 so that inserting between two
     /// items can leave the others alone; only the relative order matters.
@@ -29,12 +30,9 @@ struct SQLiteRecordWriter {
     /// optimistic locking: `… WHERE Z_PK = ? AND Z_OPT = ?` matched no row),
     /// after which the caller must roll the transaction back.
     func apply(_ changes: StoreChangeSet) throws -> [NSManagedObjectID] {
-        var stale: [NSManagedObjectID] = []
         let deletedVersions = Dictionary(changes.deletedVersions.map { (ObjectKey($0.id), $0.version) },
                                          uniquingKeysWith: { first, _ in first })
-        for id in changes.deleted where try !delete(id, version: deletedVersions[ObjectKey(id)] ?? 0) {
-            stale.append(id)
-        }
+        var stale = try delete(changes.deleted, versions: deletedVersions)
         var statements: [RowStatement.Key: RowStatement] = [:]
         // Updates before inserts: a record may give up a unique value that a new record takes.
         for snapshot in changes.updated
@@ -70,7 +68,7 @@ struct SQLiteRecordWriter {
         version > 0 ? version.databaseValue : .null
     }
 
-    private func entity(of id: NSManagedObjectID) throws -> SQLiteMapping.Entity {
+    func entity(of id: NSManagedObjectID) throws -> SQLiteMapping.Entity {
         guard let entity = mapping.entity(id.entity), id.primaryKey != nil else { throw unsavable(id) }
         return entity
     }
@@ -79,33 +77,9 @@ struct SQLiteRecordWriter {
         NSError.coreData(NSPersistentStoreSaveError, "The SQLite store cannot save \(id): its entity has no table here.")
     }
 
-    /// Deletes the row of `id` if it is still at `version` (any for 0), with
-    /// its join rows; false when the row of a known version was gone or had changed.
-    private func delete(_ id: NSManagedObjectID, version: Int64) throws -> Bool {
-        let entity = try entity(of: id)
-        let pk = id.primaryKey!
-        let previous = try externalColumns(of: entity, pk: pk).values
-        try db.cachedStatement(sql: "DELETE FROM \(entity.table) WHERE Z_PK = ? AND \(Self.versionCondition)")
-            .execute(arguments: [pk, Self.versionArgument(version)])
-        // Without a version nothing was read of the record, so one already gone is no conflict.
-        guard db.changesCount == 1 || version == 0 else { return false }
-        for value in previous { files.replaced(value) }
-        for (_, storage) in entity.relationships {
-            switch storage {
-            case .joinTable(let join):
-                try db.cachedStatement(sql: "DELETE FROM \(join.table) WHERE \(join.source) = ?").execute(arguments: [pk])
-            case .hiddenForeignKey(let table, let column):
-                try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?").execute(arguments: [pk])
-            case .foreignKey, .inverseForeignKey:
-                break // the rows pointing here follow their own delete rules (No Action keeps them dangling)
-            }
-        }
-        return true
-    }
-
     /// The stored values of the row `pk`'s columns whose attributes allow
     /// external storage, by column; no query when the entity has none.
-    private func externalColumns(of entity: SQLiteMapping.Entity, pk: Int64) throws -> [String: DatabaseValue] {
+    func externalColumns(of entity: SQLiteMapping.Entity, pk: Int64) throws -> [String: DatabaseValue] {
         let columns = entity.attributes.filter { $0.attribute.allowsExternalBinaryDataStorage }.map(\.column)
         guard !columns.isEmpty else { return [:] }
         let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE Z_PK = ?"
