@@ -17,21 +17,17 @@ struct SQLiteFileJoinTables: Sendable {
 
     init(_ tables: [Table]) { self.tables = tables }
 
-    /// Reads the `Z_<digit>…` tables of `db` (``SQLiteFileTables``).
+    /// Reads the `Z_<digit>…` tables of `db`: one query for the list and two
+    /// per table (columns, primary key). Bookkeeping and entity tables are
+    /// not join tables (`Z_PRIMARYKEY`, `ZNOTE`), so the pattern excludes them.
     init(_ db: Database) throws {
-        self.init(try SQLiteFileTables(db))
-    }
-
-    /// The `Z_<digit>…` tables of `file`, in name order. Bookkeeping and
-    /// entity tables are not join tables (`Z_PRIMARYKEY`, `ZNOTE`), so the
-    /// pattern excludes them. A table without a declared primary key has none here.
-    init(_ file: SQLiteFileTables) {
-        tables = file.names.filter { name in
-            name.hasPrefix("Z_") && name.utf8.dropFirst(2).first.map { (48...57).contains($0) } == true
-        }.map { name in
-            let columns = file.columns(in: name) ?? []
-            let keys = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
-            return Table(name: name, columns: columns.map(\.name), primaryKey: keys.map(\.name))
+        let names = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z_[0-9]*' ORDER BY name
+            """)
+        tables = try names.map { name in
+            let columns = try db.columns(in: name).map(\.name)
+            let primaryKey = try db.primaryKey(name).columns
+            return Table(name: name, columns: columns, primaryKey: primaryKey)
         }
     }
 }

@@ -18,16 +18,7 @@ enum SQLiteMetadata {
     /// The store's metadata, or nil when the file has no Z_METADATA row (not a
     /// Core Data store). Throws when Z_PLIST is not a property list.
     static func read(_ db: Database) throws -> [String: Any]? {
-        try read(db, tableExists: db.tableExists("Z_METADATA"))
-    }
-
-    /// The same, with the file's tables already read.
-    static func read(_ db: Database, in tables: SQLiteFileTables) throws -> [String: Any]? {
-        try read(db, tableExists: tables.contains("Z_METADATA"))
-    }
-
-    private static func read(_ db: Database, tableExists: Bool) throws -> [String: Any]? {
-        guard tableExists,
+        guard try db.tableExists("Z_METADATA"),
               let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
             return nil
         }

@@ -25,17 +25,12 @@ public enum SQLitePrimaryKeyTable {
     /// The rows of `Z_PRIMARYKEY`, in Z_ENT order, after the checks above.
     /// `file` only names the store in errors. One query.
     public static func rows(_ db: Database, file: URL? = nil) throws -> [SQLitePrimaryKeyRow] {
-        try rows(db, file: file, tables: SQLiteFileTables(db))
-    }
-
-    /// The same, with the file's tables already read.
-    static func rows(_ db: Database, file: URL?, tables: SQLiteFileTables) throws -> [SQLitePrimaryKeyRow] {
         let where_ = file.map { " (\($0.lastPathComponent))" } ?? ""
-        guard let declared = tables.columns(in: "Z_PRIMARYKEY") else {
+        guard try db.tableExists("Z_PRIMARYKEY") else {
             throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The store\(where_) has no Z_PRIMARYKEY table: it is not a Core Data store.",
                                    userInfo: userInfo(file))
         }
-        let columns = Set(declared.map { $0.name.uppercased() })
+        let columns = Set(try db.columns(in: "Z_PRIMARYKEY").map { $0.name.uppercased() })
         let missing = ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"].filter { !columns.contains($0) }
         guard missing.isEmpty else {
             throw damaged(file, "Z_PRIMARYKEY lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")

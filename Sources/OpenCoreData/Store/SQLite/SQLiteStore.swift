@@ -58,33 +58,29 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         debugLog = SQLiteDebugLog(store: url)
         database = try SQLiteConnection.open(at: url, options: options, readOnly: isReadOnly, debugLog: debugLog)
         try translatingErrors {
-            // The file's tables are read once for every check; again only after a migration changed them.
-            let opened = try readOnOpen { db in
-                let tables = try SQLiteFileTables(db)
-                return (tables: tables, metadata: try SQLiteMetadata.read(db, in: tables))
-            }
-            var tables = opened.tables
-            if var existing = opened.metadata {
+            if var existing = try readOnOpen(SQLiteMetadata.read) {
                 let ignoresVersions = (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true
                 if !ignoresVersions, let migrated = try SQLiteStoreMigration.migrateIfNeeded(
                     existing, database: database, model: model, configuration: configuration, url: url,
                     options: options, readOnly: isReadOnly) {
                     existing = migrated
-                    tables = try readOnOpen(SQLiteFileTables.init)
                 }
-                // An existing file's many-to-many pairs are read where the file holds them.
-                mapping = try mapping.reading(SQLiteFileJoinTables(tables), model: model, configuration: configuration)
-                metadata = existing
-                if ignoresVersions {
-                    metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
-                } else {
-                    try SQLiteStoreSetup.checkCompatible(existing, model: model, configuration: configuration, url: url)
-                    writtenMetadataChanges = metadataChanges
+                try readOnOpen { db in
+                    // An existing file's many-to-many pairs are read where the file holds them.
+                    mapping = try mapping.reading(SQLiteFileJoinTables(db), model: model, configuration: configuration)
+                    metadata = existing
+                    if ignoresVersions {
+                        metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
+                    } else {
+                        try SQLiteStoreSetup.checkCompatible(existing, model: model, configuration: configuration,
+                                                             url: url)
+                        writtenMetadataChanges = metadataChanges
+                    }
+                    try SQLiteStoreSetup.checkLayout(db, mapping: mapping, url: url)
                 }
-                try readOnOpen { try SQLiteStoreSetup.checkLayout($0, tables: tables, mapping: mapping, url: url) }
                 return
             }
-            guard tables.names.isEmpty else {
+            guard try !readOnOpen(SQLiteStoreSetup.hasTables) else {
                 throw NSError.coreData(NSPersistentStoreInvalidTypeError, "\(url.lastPathComponent) is an SQLite file but not a Core Data store.",
                                        userInfo: [NSFilePathErrorKey: url.path])
             }

@@ -47,6 +47,11 @@ enum SQLiteStoreSetup {
         }
     }
 
+    /// Whether the file holds any table (then it must be a Core Data store to be opened).
+    static func hasTables(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table')") ?? false
+    }
+
     /// Throws NSPersistentStoreIncompatibleVersionHashError (134100), with the
     /// store's metadata in userInfo, when `metadata` was not written for the
     /// entities of `mapping`: an entity added, removed or changed.
@@ -66,11 +71,11 @@ enum SQLiteStoreSetup {
     /// entity numbers or tables are not the ones the store would read and
     /// write for this model (a store written by another model version with
     /// the same hashes, or with hash checking switched off): reading it would
-    /// be silently wrong. One query for the numbers; the tables and columns are `tables`.
-    static func checkLayout(_ db: Database, tables: SQLiteFileTables, mapping: SQLiteMapping, url: URL) throws {
+    /// be silently wrong. One query for the numbers and one per table.
+    static func checkLayout(_ db: Database, mapping: SQLiteMapping, url: URL) throws {
         var problems: [String] = []
         // The bookkeeping is checked first (134080 for a damaged table).
-        let stored = try SQLitePrimaryKeyTable.rows(db, file: url, tables: tables)
+        let stored = try SQLitePrimaryKeyTable.rows(db, file: url)
         let numbers = Dictionary(stored.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
         // A migration that renamed an entity keeps its old Z_NAME (docs/SQLiteLayout.md): the
         // renaming identifier finds it.
@@ -82,10 +87,11 @@ enum SQLiteStoreSetup {
             problems.append("entity \(entity.name) is number \(numbers[entity.name].map(String.init) ?? "missing") in the file, \(entity.number) in the model")
         }
         for table in mapping.schema.tables {
-            guard let declared = tables.columns(in: table.name) else {
+            guard try db.tableExists(table.name) else {
                 problems.append("the file has no table \(table.name)")
                 continue
             }
+            let declared = try db.columns(in: table.name)
             let columns = Set(declared.map(\.name))
             let missing = table.columns.map(\.name).filter { !columns.contains($0) }
             if !missing.isEmpty { problems.append("table \(table.name) lacks \(missing.joined(separator: ", "))") }
