@@ -86,6 +86,15 @@ let workloads: [Workload] = [
                  + "sqlite3_open_v2 with the WAL pragma, GRDB's DatabasePool; each stays open "
                  + "(closing is not measured).",
              unit: CountedUnit(name: "open") { _ in 1 }),
+    Workload(name: "store-reopen (store-open after an untimed open of another copy)", sizes: [10_000],
+             systems: [:],
+             prepare: graphForAll,
+             selfTimed: [.opencoredata: StoreOpenWorkloads.reopen(StoreOpenWorkloads.openOCD),
+                         .raw: StoreOpenWorkloads.reopen(StoreOpenWorkloads.openRaw),
+                         .grdb: StoreOpenWorkloads.reopen(StoreOpenWorkloads.openGRDB)],
+             note: "store-open's opens, each the second of its process: what the runtime, Foundation and SQLite "
+                 + "do once per process is paid by the untimed first open of a copy.",
+             unit: CountedUnit(name: "open") { _ in 1 }),
 ]
 
 /// Writes `text` and a newline to standard output at once (progress under a pipe).

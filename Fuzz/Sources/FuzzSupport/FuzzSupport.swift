@@ -149,11 +149,17 @@ public enum FuzzStore {
 }
 
 /// A scratch folder of this process, emptied between inputs by the targets.
+/// In memory (/dev/shm) where the system has it: every store input is a file
+/// written, opened and deleted, so a disk's metadata updates and the page
+/// cache's writeback would be most of an input's cost.
 public enum FuzzScratch {
     public static let folder: URL = {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ocd-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        let parent = FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
+        let url = parent.appendingPathComponent("ocd-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // Memory, so removed when the run ends normally (a crash leaves it, with the input that crashed).
+        atexit { try? FileManager.default.removeItem(at: FuzzScratch.folder) }
         return url
     }()
 

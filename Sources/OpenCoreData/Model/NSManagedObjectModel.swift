@@ -12,6 +12,8 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
 
     /// Whether the model may still change; false once a coordinator uses it.
     public private(set) var isEditable = true
+    /// What the store layer derives from the frozen model once (ModelDerivedValues.swift).
+    let derivedValues = ModelDerivedValues()
 
     /// The model's entities. Setting it makes this model their owner.
     public var entities: [NSEntityDescription] {

@@ -128,6 +128,32 @@ import Testing
                                 order: nil)))
     }
 
+    /// Opening a store builds the mapping from the model before the file is
+    /// read; a file holding every join table where that mapping has it keeps
+    /// it (no second build), one holding a pair elsewhere gets a mapping of
+    /// its own that reads that pair from the file's table.
+    @Test func theModelsMappingIsKeptWhenTheFileHoldsItsJoinTables() throws {
+        let url = TestStack.temporaryStoreURL()
+        let model = Self.messagingModel(userClientNumber: 24)
+        try writeTrustedClients(url, model: model)
+        let mapping = try SQLiteMapping(model: model, configuration: nil)
+        let asWritten = try DatabaseQueue(path: url.path).read(SQLiteFileJoinTables.init)
+        #expect(try mapping.reading(asWritten, model: model, configuration: nil) === mapping)
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: "ALTER TABLE Z_24TRUSTEDCLIENTS RENAME TO Z_24TRUSTEDBYCLIENTS")
+        }
+        let renamed = try DatabaseQueue(path: url.path).read(SQLiteFileJoinTables.init)
+        let reading = try mapping.reading(renamed, model: model, configuration: nil)
+        #expect(reading !== mapping)
+        func table(_ mapping: SQLiteMapping) -> String? {
+            guard case .joinTable(let join) = mapping.schema.storage(ofRelationship: "trustedClients",
+                                                                     ofEntity: "UserClient") else { return nil }
+            return join.table
+        }
+        #expect(table(reading) == "Z_24TRUSTEDBYCLIENTS")
+        #expect(table(mapping) == "Z_24TRUSTEDCLIENTS")
+    }
+
     /// A file without the table of a pair, or with an ordered pair's table
     /// lacking its order columns, does not fit the model: 134020, no crash.
     @Test func aPairTheFileDoesNotHoldRefusesTheStore() throws {

@@ -58,6 +58,15 @@ final class SQLiteMapping: @unchecked Sendable {
         self.byNumber = byNumber
     }
 
+    /// The mapping for an existing store file whose join tables are `file`:
+    /// this one when the file holds every join table where this mapping has
+    /// it (a mapping built with `file` would be the same), else a new one.
+    func reading(_ file: SQLiteFileJoinTables, model: NSManagedObjectModel, configuration: String?) throws
+        -> SQLiteMapping {
+        guard !SQLiteJoinTableDiscovery.holds(schema.joinTables, in: file) else { return self }
+        return try SQLiteMapping(model: model, configuration: configuration, file: file)
+    }
+
     /// The mapping of `entity`; nil when the store does not hold it.
     func entity(_ entity: NSEntityDescription) -> Entity? { byIdentity[ObjectIdentifier(entity)] ?? byName[entity.name ?? ""] }
 

@@ -33,6 +33,19 @@ public struct SQLiteModelReconstruction {
     }
 }
 
+/// The column-name patterns, made once: a regex literal is parsed again each
+/// time it is evaluated, and the builder matches every column against several.
+private enum Patterns {
+    /// `Z<n><NAME>`: a to-many without inverse from entity n.
+    nonisolated(unsafe) static let hiddenKey = /Z(\d+)([A-Z].*)/
+    /// `Z<n>_<NAME>`: the entity column of a to-one key.
+    nonisolated(unsafe) static let entityColumn = /Z\d+_.*/
+    /// The start of an entity column's name.
+    nonisolated(unsafe) static let entityPrefix = /Z\d+_/
+    /// `Z_<n><NAME><suffix>`: a join table's key column.
+    nonisolated(unsafe) static let joinKey = /Z_(\d+)([A-Z][A-Z0-9_]*?)\d*/
+}
+
 /// The reconstruction's working state: entities by Z_ENT, the notes so far.
 private struct Builder {
     let db: Database
@@ -84,13 +97,16 @@ private struct Builder {
             let name = column.name
             if name.hasPrefix("Z_FOK_") {
                 notes.append("\(table).\(name): order key of an ordered to-many whose name is not stored; the order is not read")
-            } else if let hidden = name.wholeMatch(of: /Z(\d+)([A-Z].*)/), let number = Int(hidden.1), let source = entities[number] {
+            } else if let hidden = name.wholeMatch(of: Patterns.hiddenKey), let number = Int(hidden.1),
+                      let source = entities[number] {
                 // A to-many without inverse from entity n, stored in its destination's table.
                 source.properties.append(NSRelationshipDescription(name: cachedNames.propertyName(String(hidden.2)),
                                                                    destination: root, toMany: true))
-            } else if name.wholeMatch(of: /Z\d+_.*/) != nil {
+            } else if name.wholeMatch(of: Patterns.entityColumn) != nil {
                 continue // a to-one key's destination entity column, read below with its key
-            } else if column.type == "INTEGER", indexed.contains(name) || names.contains(where: { $0.prefixMatch(of: /Z\d+_/) != nil && $0.hasSuffix("_" + name.dropFirst()) }) {
+            } else if column.type == "INTEGER", indexed.contains(name) || names.contains(where: {
+                $0.prefixMatch(of: Patterns.entityPrefix) != nil && $0.hasSuffix("_" + name.dropFirst())
+            }) {
                 try addToOne(name, in: table, to: root, columns: names)
             } else {
                 root.properties.append(NSAttributeDescription(name: cachedNames.propertyName(String(name.dropFirst())),
@@ -104,7 +120,9 @@ private struct Builder {
     mutating func addToOne(_ column: String, in table: String, to root: NSEntityDescription, columns: Set<String>) throws {
         let name = cachedNames.propertyName(String(column.dropFirst()))
         var destination: NSEntityDescription?
-        if let entityColumn = columns.first(where: { $0.prefixMatch(of: /Z\d+_/) != nil && $0.hasSuffix("_" + column.dropFirst()) }),
+        if let entityColumn = columns.first(where: {
+               $0.prefixMatch(of: Patterns.entityPrefix) != nil && $0.hasSuffix("_" + column.dropFirst())
+           }),
            let number = Int(entityColumn.dropFirst().prefix { $0.isNumber }) {
             destination = entities[number]
         } else {
@@ -139,7 +157,7 @@ private struct Builder {
     mutating func addJoinTables() throws {
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z_[0-9]*' ORDER BY name")
         for table in tables {
-            let keys = try db.columns(in: table).map(\.name).compactMap { $0.wholeMatch(of: /Z_(\d+)([A-Z][A-Z0-9_]*?)\d*/) }
+            let keys = try db.columns(in: table).map(\.name).compactMap { $0.wholeMatch(of: Patterns.joinKey) }
             guard keys.count == 2, let sourceNumber = Int(keys[0].1), let destinationNumber = Int(keys[1].1),
                   let source = entities[sourceNumber], let destination = entities[destinationNumber] else {
                 notes.append("table \(table): not read as a join table"); continue

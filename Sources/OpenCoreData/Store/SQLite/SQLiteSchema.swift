@@ -21,6 +21,8 @@ struct SQLiteSchema: Sendable {
     let tables: [SQLiteTable]
     /// The indexes, in the order Core Data creates them.
     let indexes: [SQLiteIndex]
+    /// The many-to-many join tables, one per pair (also in `tables`).
+    let joinTables: [SQLiteTable]
 
     private let entityIndex: [String: Int]
     private let tableIndex: [String: Int]
@@ -91,6 +93,7 @@ struct SQLiteSchema: Sendable {
         self.entities = entities
         self.tables = tables
         self.indexes = indexes
+        self.joinTables = joinTables
         entityIndex = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         tableIndex = Dictionary(tables.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         propertyColumns = Self.propertyColumns(ordered.map(\.entity), entities: entities, tables: tables)

@@ -49,33 +49,38 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
         let model = coordinator.managedObjectModel
         let configuration = configurationName == NSManagedObjectModel.defaultConfigurationName ? nil : configurationName
-        // Built before the file is opened so that a model SQLite cannot hold fails first, whatever the file.
-        mapping = try SQLiteMapping(model: model, configuration: configuration)
+        // Built before the file is opened so that a model SQLite cannot hold fails first, whatever the file;
+        // once per model and configuration, as the model is frozen.
+        mapping = try model.derived("SQLiteMapping \(String(describing: configuration))") {
+            try SQLiteMapping(model: model, configuration: configuration)
+        }
         externalData = SQLiteExternalData(storeURL: url)
         debugLog = SQLiteDebugLog(store: url)
         database = try SQLiteConnection.open(at: url, options: options, readOnly: isReadOnly, debugLog: debugLog)
         try translatingErrors {
-            if var existing = try database.read(SQLiteMetadata.read) {
+            if var existing = try readOnOpen(SQLiteMetadata.read) {
                 let ignoresVersions = (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true
                 if !ignoresVersions, let migrated = try SQLiteStoreMigration.migrateIfNeeded(
                     existing, database: database, model: model, configuration: configuration, url: url,
                     options: options, readOnly: isReadOnly) {
                     existing = migrated
                 }
-                // An existing file's many-to-many pairs are read where the file holds them.
-                let joinTables = try database.read(SQLiteFileJoinTables.init)
-                mapping = try SQLiteMapping(model: model, configuration: configuration, file: joinTables)
-                metadata = existing
-                if ignoresVersions {
-                    metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
-                } else {
-                    try SQLiteStoreSetup.checkCompatible(existing, model: model, configuration: configuration, url: url)
-                    writtenMetadataChanges = metadataChanges
+                try readOnOpen { db in
+                    // An existing file's many-to-many pairs are read where the file holds them.
+                    mapping = try mapping.reading(SQLiteFileJoinTables(db), model: model, configuration: configuration)
+                    metadata = existing
+                    if ignoresVersions {
+                        metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
+                    } else {
+                        try SQLiteStoreSetup.checkCompatible(existing, model: model, configuration: configuration,
+                                                             url: url)
+                        writtenMetadataChanges = metadataChanges
+                    }
+                    try SQLiteStoreSetup.checkLayout(db, mapping: mapping, url: url)
                 }
-                try database.read { try SQLiteStoreSetup.checkLayout($0, mapping: mapping, url: url) }
                 return
             }
-            guard try !database.read(SQLiteStoreSetup.hasTables) else {
+            guard try !readOnOpen(SQLiteStoreSetup.hasTables) else {
                 throw NSError.coreData(NSPersistentStoreInvalidTypeError, "\(url.lastPathComponent) is an SQLite file but not a Core Data store.",
                                        userInfo: [NSFilePathErrorKey: url.path])
             }
@@ -87,6 +92,20 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             writtenMetadataChanges = metadataChanges
         }
         try openHistory()
+    }
+
+    /// `body` in one read transaction on the writer connection: the reads of
+    /// opening a store do not open a `DatabasePool`'s reader connection, which
+    /// the first fetch opens when it needs it.
+    private func readOnOpen<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.writeWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction(.deferred) {
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        }
     }
 
     // MARK: Record operations

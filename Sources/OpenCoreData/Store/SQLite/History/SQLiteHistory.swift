@@ -29,7 +29,8 @@ final class SQLiteHistory: @unchecked Sendable {
     static func open(_ database: any DatabaseWriter, mapping: SQLiteMapping, tracking: Bool,
                      readOnly: Bool) throws -> SQLiteHistory? {
         guard tracking, !readOnly else {
-            let exists = try database.read(SQLiteHistoryTables.exist)
+            // On the writer connection, as the store's other opening reads: a pool's reader opens on demand.
+            let exists = try database.writeWithoutTransaction(SQLiteHistoryTables.exist)
             return exists ? SQLiteHistory(mapping: mapping, recorder: nil) : nil
         }
         let history = SQLiteHistory(mapping: mapping, recorder: SQLiteHistoryRecorder())
