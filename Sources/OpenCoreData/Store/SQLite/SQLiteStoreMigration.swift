@@ -12,6 +12,10 @@ import Logging
 /// 134111 when rows break a uniqueness constraint the destination adds, and
 /// 134110 when the migration otherwise fails; the store is then untouched.
 enum SQLiteStoreMigration {
+    /// An option naming the source model outright: NSMigrationManager's,
+    /// when it has the store migrate a copy of its source in place.
+    static let sourceModelOption = "OpenCoreDataMigrationSourceModel"
+
     /// The version of the model that wrote a store, and how it was found.
     struct SourceModel {
         var model: NSManagedObjectModel
@@ -35,8 +39,9 @@ enum SQLiteStoreMigration {
         }
         let log = MigrationLog(store: url)
         log.note("will attempt automatic schema migration")
-        let source = try sourceModel(ofStoreAt: url, metadata: metadata, destination: model,
-                                     configuration: configuration)
+        let source = try (options?[sourceModelOption] as? NSManagedObjectModel).map {
+            SourceModel(model: $0, isDestination: false)
+        } ?? sourceModel(ofStoreAt: url, metadata: metadata, destination: model, configuration: configuration)
         if source.isDestination {
             // An Apple-written store of this very version: its hashes are Apple's, its schema ours.
             var updated = metadata

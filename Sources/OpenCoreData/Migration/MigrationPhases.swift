@@ -1,0 +1,136 @@
+/// Apple's three phases of a copy migration, entity mapping by entity
+/// mapping, in batches: (1) destination instances created from each source
+/// instance, (2) their relationships set, (3) each policy's custom
+/// validation (the model's validation follows, MigrationFiles). Each batch
+/// ends with a save of the destination and a reset of both contexts.
+struct MigrationPhases {
+    let manager: NSMigrationManager
+    let mapping: NSMappingModel
+
+    func run() throws {
+        let mappings = mapping.entityMappings ?? []
+        let source = manager.sourceContext, destination = manager.destinationContext
+        try destination.performAndWait {
+            try source.performAndWait {
+                let sources = try mappings.map { try sourceIDs(for: $0, in: source) }
+                manager.unitsTotal = 3 * sources.reduce(0) { $0 + $1.count }
+                for (entityMapping, ids) in zip(mappings, sources) {
+                    try createInstances(entityMapping, from: ids, source: source)
+                }
+                for entityMapping in mappings { try createRelationships(entityMapping, in: destination) }
+                for entityMapping in mappings {
+                    manager.currentMapping = entityMapping
+                    try manager.policy(for: entityMapping).performCustomValidation(forMapping: entityMapping,
+                                                                                   manager: manager)
+                }
+                try endBatch()
+            }
+        }
+    }
+
+    private func createInstances(_ entityMapping: NSEntityMapping, from ids: [NSManagedObjectID],
+                                 source: NSManagedObjectContext) throws {
+        manager.currentMapping = entityMapping
+        let policy = try manager.policy(for: entityMapping)
+        try policy.begin(entityMapping, with: manager)
+        for start in stride(from: 0, to: ids.count, by: batchSize) {
+            let batch = Array(ids[start..<min(start + batchSize, ids.count)])
+            for object in try Self.objects(batch, in: source) {
+                try policy.createDestinationInstances(forSource: object, in: entityMapping, manager: manager)
+                try manager.checkCancellation()
+            }
+            try endBatch()
+            manager.noteProgress(batch.count)
+        }
+        try policy.endInstanceCreation(forMapping: entityMapping, manager: manager)
+        try endBatch()
+    }
+
+    private func createRelationships(_ entityMapping: NSEntityMapping, in destination: NSManagedObjectContext) throws {
+        manager.currentMapping = entityMapping
+        let policy = try manager.policy(for: entityMapping)
+        let ids = manager.associations.destinationsInOrder[entityMapping.name ?? ""] ?? []
+        for start in stride(from: 0, to: ids.count, by: batchSize) {
+            let batch = Array(ids[start..<min(start + batchSize, ids.count)])
+            for object in try Self.objects(batch, in: destination) {
+                try policy.createRelationships(forDestination: object, in: entityMapping, manager: manager)
+                try manager.checkCancellation()
+            }
+            try endBatch()
+            manager.noteProgress(batch.count)
+        }
+        try policy.endRelationshipCreation(forMapping: entityMapping, manager: manager)
+        try endBatch()
+    }
+
+    private var batchSize: Int { max(manager.batchSize, 1) }
+
+    /// Saves the destination (Throws 134160 when the store refuses it),
+    /// records the batch's associations by permanent ID, and resets both contexts.
+    private func endBatch() throws {
+        let destination = manager.destinationContext
+        do {
+            try destination.save()
+        } catch {
+            throw NSError.coreData(NSMigrationManagerDestinationStoreError,
+                                   "Can't save the destination store: \((error as NSError).localizedDescription)",
+                                   userInfo: [NSUnderlyingErrorKey: error,
+                                              "entityMapping": manager.currentMapping?.name ?? ""])
+        }
+        manager.associations.settle { !$0.objectID.isTemporaryID }
+        destination.reset()
+        manager.sourceContext.reset()
+    }
+
+    /// The source instances `entityMapping` migrates: those its source
+    /// expression fetches (`FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", …)`,
+    /// as Xcode writes it, or any expression giving objects), else every
+    /// instance of the source entity, sub-entities excluded (they have their
+    /// own mappings). Add and remove mappings migrate none.
+    private func sourceIDs(for entityMapping: NSEntityMapping,
+                           in context: NSManagedObjectContext) throws -> [NSManagedObjectID] {
+        guard entityMapping.mappingType != .addEntityMappingType,
+              entityMapping.mappingType != .removeEntityMappingType,
+              let entity = manager.sourceEntity(for: entityMapping) else { return [] }
+        var predicate: NSPredicate?
+        if let expression = entityMapping.sourceExpression {
+            if let fetch = Self.sourceFetch(in: expression) {
+                predicate = fetch.predicate == "TRUEPREDICATE" || fetch.predicate.isEmpty ? nil
+                    : NSPredicate(format: fetch.predicate)
+            } else {
+                let value = try manager.evaluate(expression, source: nil, destination: nil, mapping: entityMapping,
+                                                 propertyMapping: nil, policy: try manager.policy(for: entityMapping))
+                return MigrationValues.objects(in: value).map(\.objectID)
+            }
+        }
+        let request = NSFetchRequest<NSManagedObjectID>(entityName: entity.name ?? "")
+        request.resultType = .managedObjectIDResultType
+        request.includesSubentities = false
+        request.predicate = predicate
+        return try context.fetch(request)
+    }
+
+    /// The entity name and predicate of the fetch a source expression makes.
+    static func sourceFetch(in expression: NSExpression) -> (entity: String, predicate: String)? {
+        guard case .function(let name, let operand, let arguments) = expression.kind else { return nil }
+        if name == "fetchRequestForSourceEntityNamed:predicateString:", arguments.count == 2,
+           case .constant(let entity as String) = arguments[0].kind,
+           case .constant(let predicate as String) = arguments[1].kind {
+            return (entity, predicate)
+        }
+        return ([operand].compactMap { $0 } + arguments).lazy.compactMap(sourceFetch).first
+    }
+
+    /// The objects of `ids`, in that order, read with one fetch per entity.
+    static func objects(_ ids: [NSManagedObjectID], in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+        var byID: [NSManagedObjectID: NSManagedObject] = [:]
+        for (entityName, group) in Dictionary(grouping: ids, by: { $0.entity.name ?? "" }) {
+            let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
+            request.predicate = NSPredicate(format: "self IN %@", group)
+            request.includesSubentities = false
+            request.returnsObjectsAsFaults = false
+            for object in try context.fetch(request) { byID[object.objectID] = object }
+        }
+        return ids.compactMap { byID[$0] ?? (try? context.existingObject(with: $0)) }
+    }
+}
