@@ -103,12 +103,16 @@ final class MigrationFiles {
     /// Deletes the working store's files; nothing for a store written in place.
     func removeWorkingStore() {
         try? closeWorkingStore()
-        guard isCopied else { return }
+        if isCopied { Self.removeFiles(of: working) }
+    }
+
+    /// Deletes the SQLite files of the store at `url` and its external data.
+    static func removeFiles(of url: URL) {
         let files = FileManager.default
         for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? files.removeItem(atPath: working.path + suffix)
+            try? files.removeItem(atPath: url.path + suffix)
         }
-        let support = SQLiteExternalData(storeURL: working).folder.deletingLastPathComponent()
+        let support = SQLiteExternalData(storeURL: url).folder.deletingLastPathComponent()
         if files.fileExists(atPath: support.path) { try? files.removeItem(at: support) }
     }
 
