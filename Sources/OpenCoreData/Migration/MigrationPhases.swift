@@ -17,6 +17,7 @@ struct MigrationPhases {
                 for (entityMapping, ids) in zip(mappings, sources) {
                     try createInstances(entityMapping, from: ids, source: source)
                 }
+                manager.relationshipsLeftToInverse = MigrationInverses.leftToInverse(mapping, manager: manager)
                 for entityMapping in mappings { try createRelationships(entityMapping, in: destination) }
                 for entityMapping in mappings {
                     manager.currentMapping = entityMapping
@@ -121,15 +122,19 @@ struct MigrationPhases {
         return ([operand].compactMap { $0 } + arguments).lazy.compactMap(sourceFetch).first
     }
 
-    /// The objects of `ids`, in that order, read with one fetch per entity.
+    /// The objects of `ids`, in that order, read with one fetch per entity
+    /// and 200 IDs (the SQL of `self IN` nests one term per ID, and SQLite
+    /// refuses expressions deeper than 1000).
     static func objects(_ ids: [NSManagedObjectID], in context: NSManagedObjectContext) throws -> [NSManagedObject] {
         var byID: [NSManagedObjectID: NSManagedObject] = [:]
         for (entityName, group) in Dictionary(grouping: ids, by: { $0.entity.name ?? "" }) {
-            let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
-            request.predicate = NSPredicate(format: "self IN %@", group)
-            request.includesSubentities = false
-            request.returnsObjectsAsFaults = false
-            for object in try context.fetch(request) { byID[object.objectID] = object }
+            for start in stride(from: 0, to: group.count, by: 200) {
+                let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
+                request.predicate = NSPredicate(format: "self IN %@", Array(group[start..<min(start + 200, group.count)]))
+                request.includesSubentities = false
+                request.returnsObjectsAsFaults = false
+                for object in try context.fetch(request) { byID[object.objectID] = object }
+            }
         }
         return ids.compactMap { byID[$0] ?? (try? context.existingObject(with: $0)) }
     }

@@ -61,7 +61,10 @@ open class NSEntityMigrationPolicy: NSObject, @unchecked Sendable {
     /// was made from (typically `FUNCTION($manager,
     /// "destinationInstancesForEntityMappingNamed:sourceInstances:", "Name", $source.rel)`),
     /// becomes the relationship's value (an object, a set or an ordered set
-    /// as the relationship is). Same errors as instance creation.
+    /// as the relationship is). When the inverse relationship is filled by
+    /// another default-policy mapping, only one side is set and inverse
+    /// maintenance sets the other (the side chosen keeps batches bounded).
+    /// Same errors as instance creation.
     open func createRelationships(forDestination dInstance: NSManagedObject, in mapping: NSEntityMapping,
                                   manager: NSMigrationManager) throws {
         let entity = dInstance.entity
@@ -70,7 +73,8 @@ open class NSEntityMigrationPolicy: NSObject, @unchecked Sendable {
                                                       destinationInstances: [dInstance]).first else { return }
         for propertyMapping in mapping.relationshipMappings ?? [] {
             guard let key = propertyMapping.name, let expression = propertyMapping.valueExpression,
-                  let relationship = entity.relationshipsByName[key] else { continue }
+                  let relationship = entity.relationshipsByName[key],
+                  !manager.relationshipsLeftToInverse.contains("\(name).\(key)") else { continue }
             let value = try manager.evaluate(expression, source: sInstance, destination: dInstance,
                                              mapping: mapping, propertyMapping: propertyMapping, policy: self)
             dInstance.setValue(MigrationValues.relationshipValue(value, for: relationship), forKey: key)

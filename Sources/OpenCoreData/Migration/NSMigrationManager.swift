@@ -31,6 +31,8 @@ open class NSMigrationManager: NSObject, @unchecked Sendable {
     var runningMapping: NSMappingModel?
     var contexts: (source: NSManagedObjectContext, destination: NSManagedObjectContext)?
     var policies: [ObjectIdentifier: NSEntityMigrationPolicy] = [:]
+    /// Relationship mappings the default policy leaves to inverse maintenance (MigrationInverses).
+    var relationshipsLeftToInverse: Set<String> = []
 
     /// A manager migrating stores of `sourceModel` to `destinationModel`.
     public init(sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel) {
@@ -99,6 +101,7 @@ open class NSMigrationManager: NSObject, @unchecked Sendable {
         runningMapping = nil
         contexts = nil
         policies = [:]
+        relationshipsLeftToInverse = []
         unitsDone = 0
         unitsTotal = 0
     }
