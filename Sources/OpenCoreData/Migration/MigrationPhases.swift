@@ -34,14 +34,8 @@ struct MigrationPhases {
         manager.currentMapping = entityMapping
         let policy = try manager.policy(for: entityMapping)
         try policy.begin(entityMapping, with: manager)
-        for start in stride(from: 0, to: ids.count, by: batchSize) {
-            let batch = Array(ids[start..<min(start + batchSize, ids.count)])
-            for object in try Self.objects(batch, in: source) {
-                try policy.createDestinationInstances(forSource: object, in: entityMapping, manager: manager)
-                try manager.checkCancellation()
-            }
-            try endBatch()
-            manager.noteProgress(batch.count)
+        try inBatches(ids, in: source) {
+            try policy.createDestinationInstances(forSource: $0, in: entityMapping, manager: manager)
         }
         try policy.endInstanceCreation(forMapping: entityMapping, manager: manager)
         try endBatch()
@@ -51,17 +45,26 @@ struct MigrationPhases {
         manager.currentMapping = entityMapping
         let policy = try manager.policy(for: entityMapping)
         let ids = manager.associations.destinationsInOrder[entityMapping.name ?? ""] ?? []
+        try inBatches(ids, in: destination) {
+            try policy.createRelationships(forDestination: $0, in: entityMapping, manager: manager)
+        }
+        try policy.endRelationshipCreation(forMapping: entityMapping, manager: manager)
+        try endBatch()
+    }
+
+    /// `body` for the object of each of `ids`, read from `context` a batch at
+    /// a time, each batch ending with ``endBatch()``; stops at a cancellation.
+    private func inBatches(_ ids: [NSManagedObjectID], in context: NSManagedObjectContext,
+                           _ body: (NSManagedObject) throws -> Void) throws {
         for start in stride(from: 0, to: ids.count, by: batchSize) {
             let batch = Array(ids[start..<min(start + batchSize, ids.count)])
-            for object in try Self.objects(batch, in: destination) {
-                try policy.createRelationships(forDestination: object, in: entityMapping, manager: manager)
+            for object in try Self.objects(batch, in: context) {
+                try body(object)
                 try manager.checkCancellation()
             }
             try endBatch()
             manager.noteProgress(batch.count)
         }
-        try policy.endRelationshipCreation(forMapping: entityMapping, manager: manager)
-        try endBatch()
     }
 
     private var batchSize: Int { max(manager.batchSize, 1) }
@@ -130,7 +133,8 @@ struct MigrationPhases {
         for (entityName, group) in Dictionary(grouping: ids, by: { $0.entity.name ?? "" }) {
             for start in stride(from: 0, to: group.count, by: 200) {
                 let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
-                request.predicate = NSPredicate(format: "self IN %@", Array(group[start..<min(start + 200, group.count)]))
+                let slice = Array(group[start..<min(start + 200, group.count)])
+                request.predicate = NSPredicate(format: "self IN %@", slice)
                 request.includesSubentities = false
                 request.returnsObjectsAsFaults = false
                 for object in try context.fetch(request) { byID[object.objectID] = object }
