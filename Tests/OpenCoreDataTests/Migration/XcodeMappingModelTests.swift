@@ -132,3 +132,30 @@ import Testing
         #expect { _ = try XcodeMappingFile(url: xml) } throws: { ($0 as NSError).code == NSFileReadCorruptFileError }
     }
 }
+
+extension XcodeMappingModelTests {
+    /// `ocd migrate` names the mapping model file it found beside the model
+    /// and migrates through it (here without the fixture's policy, which
+    /// lives in the tests: the Tag mapping then makes one Label per Tag).
+    @Test func ocdMigrateUsesTheFile() throws {
+        let folder = try Self.fixture()
+        let xml = folder.appendingPathComponent("NotesToNotes2.xcmappingmodel/xcmapping.xml")
+        try String(contentsOf: xml, encoding: .utf8)
+            .replacingOccurrences(of: "<attribute name=\"migrationpolicyclassname\" type=\"string\">TwoLabelsPolicy"
+                                  + "</attribute>", with: "")
+            .write(to: xml, atomically: true, encoding: .utf8)
+        let (source, destination) = try Self.versions(in: folder)
+        let url = folder.appendingPathComponent("Notes.sqlite")
+        try MigrationModels.writeVersion1(to: url, model: source)
+        let model = folder.appendingPathComponent("Notes.xcdatamodeld").path
+        let dry = try OCDModelCommandTests.ocd("migrate", url.path, "--model", model, "--dry-run")
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("mapping model file (custom, copied through NSMigrationManager):"))
+        #expect(dry.stdout.contains("custom     Tag → Label"))
+        let run = try OCDModelCommandTests.ocd("migrate", url.path, "--model", model)
+        #expect(run.status == 0, "\(run.stderr)")
+        let context = try MigrationModels.open(url, destination, options: nil)
+        #expect(try MigrationModels.rows(context, "Label", ["name", "notes"]) == [["t0", "N2,N3,N4,N5"],
+                                                                                   ["t1", "N3"]])
+    }
+}
