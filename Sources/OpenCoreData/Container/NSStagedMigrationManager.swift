@@ -1,3 +1,11 @@
+/// A staged migration failed because the store's metadata does not support
+/// staged migration (Apple's code; not raised here: any store's version is
+/// found by its entity hashes).
+public let NSStagedMigrationFrameworkVersionMismatchError = 134505
+/// A staged migration would migrate a store backwards: the store's version
+/// comes after the model's in the stages' order.
+public let NSStagedMigrationBackwardMigrationError = 134506
+
 /// The store option (in an NSPersistentStoreDescription's options) naming
 /// the NSStagedMigrationManager that migrates the store as it loads.
 public let NSPersistentStoreStagedMigrationManagerOptionKey = "NSPersistentStoreStagedMigrationManagerOptionKey"

@@ -113,8 +113,6 @@ public let NSExternalRecordImportError = 134200
 public let NSPersistentHistoryTokenExpiredError = 134301
 /// A model a store or migration refers to could not be found.
 public let NSManagedObjectModelReferenceNotFoundError = 134504
-public let NSStagedMigrationFrameworkVersionMismatchError = 134505
-public let NSStagedMigrationBackwardMigrationError = 134506
 
 // userInfo keys, with the raw strings Core Data uses (observed in device logs).
 /// The `userInfo` key of the array of errors an ``NSValidationMultipleErrorsError`` gathers.
