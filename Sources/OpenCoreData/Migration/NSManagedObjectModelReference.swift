@@ -45,7 +45,7 @@ open class NSManagedObjectModelReference: NSObject, @unchecked Sendable {
     }
 
     /// The referenced model, loaded once. Traps, as Core Data raises, when
-    /// it can't be found or has another checksum; ``model()`` throws instead.
+    /// it can't be found or has another checksum (migrations throw 134504 instead).
     open var resolvedModel: NSManagedObjectModel {
         do { return try model() } catch { preconditionFailure(error.localizedDescription) }
     }
