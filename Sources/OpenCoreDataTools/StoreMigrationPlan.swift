@@ -14,8 +14,13 @@ public struct StoreMigrationPlan {
     public let destination: NSManagedObjectModel
     /// The version that wrote the store.
     public let source: NSManagedObjectModel
-    /// The inferred mapping; nil when the store already has the destination's version.
+    /// The mapping: a mapping model file's when one beside the model maps the
+    /// two versions (Core Data's first choice), else the inferred one; nil
+    /// when the store already has the destination's version.
     public let mapping: NSMappingModel?
+    /// True when ``mapping`` comes from an `.xcmappingmodel` file: the store
+    /// is then copied through it by NSMigrationManager rather than migrated in SQL.
+    public let usesMappingFile: Bool
 
     /// Finds the version of the `.xcdatamodeld` at `modelURL` that wrote
     /// `store` (by the store's version hashes, else by its schema, else the
@@ -53,8 +58,18 @@ public struct StoreMigrationPlan {
                                  + "model: Core Data reports this as 134130, missing source model")
         }
         let same = source.entityVersionHashesByName == destination.entityVersionHashesByName
-        mapping = same ? nil
-            : try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
+        // Where the store's automatic migration looks too: beside the .xcdatamodeld.
+        let (from, to) = (source, destination)
+        let folder = same ? nil : Bundle(path: modelURL.deletingLastPathComponent().path)
+        let file = folder.flatMap { NSMappingModel(from: [$0], forSourceModel: from, destinationModel: to) }
+        usesMappingFile = file != nil
+        if same {
+            mapping = nil
+        } else if let file {
+            mapping = file
+        } else {
+            mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
+        }
     }
 
     /// One line per entity mapping: its type, the entities, and for a
@@ -64,13 +79,17 @@ public struct StoreMigrationPlan {
         guard let mapping else {
             return (lines + ["nothing to migrate: the store has this version"]).joined(separator: "\n")
         }
-        lines.append("inferred mapping (lightweight, in place):")
+        lines.append(usesMappingFile ? "mapping model file (custom, copied through NSMigrationManager):"
+                     : "inferred mapping (lightweight, in place):")
         for entityMapping in mapping.entityMappings {
             let from = entityMapping.sourceEntityName ?? "", to = entityMapping.destinationEntityName ?? ""
             switch entityMapping.mappingType {
             case .addEntityMappingType: lines.append("  add        \(to)")
             case .removeEntityMappingType: lines.append("  remove     \(from)")
             case .copyEntityMappingType: lines.append("  copy       \(to)")
+            case .customEntityMappingType:
+                let policy = entityMapping.entityMigrationPolicyClassName.map { " (policy \($0))" } ?? ""
+                lines.append("  custom     \(from) → \(to)\(policy)")
             default:
                 let title = from == to ? to : "\(from) → \(to) (renamed)"
                 let stored = source.entitiesByName[from]?.properties.filter {
@@ -99,12 +118,16 @@ public struct StoreMigrationPlan {
     }
 
     /// The source property a mapping's value expression reads: `$source.name`,
-    /// or the relationship named in `FUNCTION($manager, "…", "name", $source.name)`.
+    /// or the relationship in `FUNCTION($manager, "…", "name", $source.name)`
+    /// (a mapping file names an entity mapping where the inferred one names
+    /// the relationship, so the last argument tells).
     private static func sourceName(_ property: NSPropertyMapping) -> String? {
         guard let expression = property.valueExpression else { return nil }
         switch expression.expressionType {
         case .keyPath: return expression.keyPath
-        case .function: return expression.arguments?.first?.constantValue as? String
+        case .function:
+            guard let last = expression.arguments?.last, last.expressionType == .keyPath else { return nil }
+            return last.keyPath
         default: return nil
         }
     }

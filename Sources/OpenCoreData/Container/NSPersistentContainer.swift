@@ -88,6 +88,11 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     private func add(_ description: NSPersistentStoreDescription, reportingTo block: (NSPersistentStoreDescription, Error?) -> Void) {
         if let modelError { return block(description, modelError) }
         do {
+            if let staged = description.options[NSPersistentStoreStagedMigrationManagerOptionKey]
+                as? NSStagedMigrationManager, let url = description.url {
+                try staged.migrateStore(at: url, type: description.type, options: description.storeOptions,
+                                        to: managedObjectModel, containerName: name)
+            }
             try persistentStoreCoordinator.addPersistentStore(
                 ofType: description.type, configurationName: description.configuration,
                 at: description.url, options: description.storeOptions)

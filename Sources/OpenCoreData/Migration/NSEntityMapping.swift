@@ -31,6 +31,7 @@ open class NSEntityMapping: NSObject, @unchecked Sendable {
     /// An empty entity mapping.
     public override init() { super.init() }
 
+    /// The mapping's name, type and entities, for logs.
     open override var description: String {
         "<NSEntityMapping \(name ?? "nil") \(mappingType) \(sourceEntityName ?? "nil") -> "
             + "\(destinationEntityName ?? "nil")>"

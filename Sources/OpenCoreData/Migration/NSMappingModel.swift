@@ -2,8 +2,8 @@
 /// NSMappingModel): one entity mapping per entity added, removed, copied or
 /// transformed.
 ///
-/// Only inferred mapping models exist so far; loading Xcode's
-/// `.xcmappingmodel` files is not implemented (docs/Differences.md).
+/// Built in code, inferred, or read from Xcode's `.xcmappingmodel`
+/// (``init(contentsOf:)``, ``init(from:forSourceModel:destinationModel:)``).
 open class NSMappingModel: NSObject, @unchecked Sendable {
     /// The entity mappings, in destination-then-removed order for an inferred model.
     open var entityMappings: [NSEntityMapping]! = []
@@ -12,6 +12,10 @@ open class NSMappingModel: NSObject, @unchecked Sendable {
     open var entityMappingsByName: [String: NSEntityMapping] {
         Dictionary((entityMappings ?? []).compactMap { m in m.name.map { ($0, m) } }, uniquingKeysWith: { a, _ in a })
     }
+
+    /// True for a mapping Core Data inferred, which an SQLite store can
+    /// run in place in SQL.
+    var isInferred = false
 
     /// An empty mapping model.
     public override init() { super.init() }
@@ -31,6 +35,8 @@ open class NSMappingModel: NSObject, @unchecked Sendable {
     /// Linear in the number of properties of both models.
     open class func inferredMappingModel(forSourceModel sourceModel: NSManagedObjectModel,
                                          destinationModel: NSManagedObjectModel) throws -> NSMappingModel {
-        try MappingInference(source: sourceModel, destination: destinationModel).mappingModel()
+        let mapping = try MappingInference(source: sourceModel, destination: destinationModel).mappingModel()
+        mapping.isInferred = true
+        return mapping
     }
 }

@@ -24,6 +24,7 @@ open class NSPropertyMapping: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// The destination property and its value expression, for logs.
     open override var description: String {
         "<NSPropertyMapping \(name ?? "nil") = \(valueExpression.map { "\($0)" } ?? "default")>"
     }

@@ -51,6 +51,16 @@ private func visitSections(_ sections: UnsafeRawPointer, _ context: UnsafeMutabl
 }
 
 enum ClassNameLookup {
+    /// The class `name` names, if it is a `T`: qualified names ("MyApp.Photo") through `_typeByName`,
+    /// bare ones in every module declaring a class of that name (the first that is a `T` wins).
+    static func type<T>(named name: String, as _: T.Type) -> T? {
+        if name.contains(".") { return _typeByName(name) as? T }
+        for module in modules(declaringClassNamed: name) {
+            if let found = _typeByName(module + "." + name) as? T { return found }
+        }
+        return nil
+    }
+
     /// The modules that declare a top-level class named `name`, in image load order
     /// (the executable's own modules first).
     static func modules(declaringClassNamed name: String) -> [String] {

@@ -46,14 +46,8 @@ enum ManagedObjectClasses {
         return NSManagedObject.self
     }
 
-    /// The class `name` names: qualified names through `_typeByName`, bare ones in every module
-    /// declaring such a class (the first that is a managed object class wins).
     private static func resolve(_ name: String) -> NSManagedObject.Type? {
-        if name.contains(".") { return _typeByName(name) as? NSManagedObject.Type }
-        for module in ClassNameLookup.modules(declaringClassNamed: name) {
-            if let found = _typeByName(module + "." + name) as? NSManagedObject.Type { return found }
-        }
-        return nil
+        ClassNameLookup.type(named: name, as: NSManagedObject.Type.self)
     }
 
     /// A class name as a model file may write it, without Xcode's placeholder for the

@@ -1,7 +1,8 @@
 /// `FUNCTION(receiver, 'selector', arguments…)` on Linux, where no Objective-C
 /// runtime can send an arbitrary selector.
 ///
-/// Resolution order: functions registered with ``NSExpression/registerFunction(_:_:)``,
+/// Resolution order: a receiver that answers the selector itself
+/// (``ExpressionFunctionReceiver``), functions registered with ``NSExpression/registerFunction(_:_:)``,
 /// then a few NSString/NSNumber methods, then — for a selector without
 /// arguments — the receiver's key of that name (KeyValueCoding, dictionaries).
 /// Anything else fails with an error naming the selector.
@@ -25,6 +26,17 @@ enum CustomFunctions {
     }
 
     static func call(_ selector: String, receiver: Any?, arguments: [Any?]) throws(PredicateEvaluationError) -> Any? {
+        if let target = receiver as? ExpressionFunctionReceiver {
+            do {
+                if case .value(let result) = try target.value(ofFunction: selector, arguments: arguments) {
+                    return Values.normalized(result)
+                }
+            } catch let error as PredicateEvaluationError {
+                throw error
+            } catch {
+                throw PredicateEvaluationError("FUNCTION \(selector) failed: \(error)", underlying: error)
+            }
+        }
         lock.lock()
         let body = registered[selector]
         lock.unlock()
@@ -59,6 +71,12 @@ enum CustomFunctions {
         case "stringByAppendingString:": return argument.map { s + $0 }
         case "hasPrefix:": return argument.map { s.hasPrefix($0) }
         case "hasSuffix:": return argument.map { s.hasSuffix($0) }
+        case "substringToIndex:", "substringFromIndex:":
+            // NSString indexes count UTF-16 units; an index past the end raises there, gives nil here.
+            guard let index = arguments.first.flatMap({ $0 }).flatMap(NumericValue.init)?.integer,
+                  index >= 0, index <= s.utf16.count else { return nil }
+            let cut = String.Index(utf16Offset: index, in: s)
+            return selector == "substringToIndex:" ? String(s[..<cut]) : String(s[cut...])
         default: return nil
         }
     }

@@ -45,8 +45,20 @@ public struct PredicateEvaluationError: Error, CustomNSError, CustomStringConver
     /// What went wrong, naming the expression or value involved.
     public let message: String
 
+    /// The error a function receiver threw, when one did: what a caller of
+    /// the evaluation (a migration, say) reports instead of this one.
+    public let underlying: (any Error)?
+
     /// Creates an error with the given message.
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String) {
+        self.message = message
+        self.underlying = nil
+    }
+
+    init(_ message: String, underlying: any Error) {
+        self.message = message
+        self.underlying = underlying
+    }
 
     /// ``message``.
     public var description: String { message }

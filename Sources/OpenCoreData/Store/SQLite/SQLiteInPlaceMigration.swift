@@ -72,15 +72,22 @@ struct SQLiteInPlaceMigration {
         for index in context.destination.indexes { try create(index, db) }
         try renumber(db, maxima: maxima, tables: tables)
         if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
+        let updated = try Self.metadata(metadata, versionedFor: context.destinationModel, configuration: configuration)
+        try SQLiteMetadata.write(updated, db)
+        return updated
+    }
+
+    /// `metadata` with `model`'s version hashes, checksum and version
+    /// identifiers; its UUID and application keys kept.
+    static func metadata(_ metadata: [String: Any], versionedFor model: NSManagedObjectModel,
+                         configuration: String?) throws -> [String: Any] {
         var updated = metadata
-        let fresh = SQLiteStoreSetup.newMetadata(uuid: "", model: context.destinationModel,
-                                                 mapping: try SQLiteMapping(model: context.destinationModel,
-                                                                            configuration: configuration))
+        let fresh = SQLiteStoreSetup.newMetadata(uuid: "", model: model,
+                                                 mapping: try SQLiteMapping(model: model, configuration: configuration))
         for key in [NSStoreModelVersionHashesKey, "NSStoreModelVersionChecksumKey", "NSStoreModelVersionHashesDigest",
                     SQLiteStoreSetup.hashesVersionKey, SQLiteStoreSetup.versionIdentifiersKey] {
             updated[key] = fresh[key]
         }
-        try SQLiteMetadata.write(updated, db)
         return updated
     }
 

@@ -12,6 +12,10 @@ import Logging
 /// 134111 when rows break a uniqueness constraint the destination adds, and
 /// 134110 when the migration otherwise fails; the store is then untouched.
 enum SQLiteStoreMigration {
+    /// An option naming the source model outright: NSMigrationManager's,
+    /// when it has the store migrate a copy of its source in place.
+    static let sourceModelOption = "OpenCoreDataMigrationSourceModel"
+
     /// The version of the model that wrote a store, and how it was found.
     struct SourceModel {
         var model: NSManagedObjectModel
@@ -35,17 +39,23 @@ enum SQLiteStoreMigration {
         }
         let log = MigrationLog(store: url)
         log.note("will attempt automatic schema migration")
-        let source = try sourceModel(ofStoreAt: url, metadata: metadata, destination: model,
-                                     configuration: configuration)
+        let source = try (options?[sourceModelOption] as? NSManagedObjectModel).map {
+            SourceModel(model: $0, isDestination: false)
+        } ?? sourceModel(ofStoreAt: url, metadata: metadata, destination: model, configuration: configuration)
         if source.isDestination {
             // An Apple-written store of this very version: its hashes are Apple's, its schema ours.
             var updated = metadata
             updated[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
             return updated
         }
+        if let migrated = try migrateWithMappingModelFile(database, url: url, source: source.model,
+                                                          destination: model, log: log) {
+            return migrated
+        }
         guard flag(NSInferMappingModelAutomaticallyOption, options) else {
             throw missingMapping(url, underlying: nil, "the store needs a migration and NSInferMappingModel"
-                                 + "AutomaticallyOption is not set (mapping model files are not read)")
+                                 + "AutomaticallyOption is not set, and no mapping model file maps the store's "
+                                 + "version to the model")
         }
         log.note("inferring a mapping model between data models with source hashes: "
                  + "\(source.model.entityVersionHashesByName.keys.sorted()) and destination hashes: "
@@ -79,6 +89,37 @@ enum SQLiteStoreMigration {
             throw NSError.coreData(NSMigrationError, "An error occurred during persistent store migration. \(detail)",
                                    userInfo: ["sourceURL": url, "reason": detail, NSUnderlyingErrorKey: error,
                                               NSFilePathErrorKey: url.path])
+        }
+    }
+
+    /// Core Data's first choice: a mapping model file (`.xcmappingmodel`)
+    /// that maps the store's version to `destination`, run by
+    /// NSMigrationManager into a new file whose pages then replace the
+    /// store's in one SQLite backup (the store's file is never half
+    /// written); its metadata. Nil when no file maps the two versions.
+    /// Throws the migration's error (134110 wrapping one that is not a
+    /// migration error); the store is then untouched.
+    private static func migrateWithMappingModelFile(_ database: any DatabaseWriter, url: URL,
+                                                    source: NSManagedObjectModel, destination: NSManagedObjectModel,
+                                                    log: MigrationLog) throws -> [String: Any]? {
+        let folders = NSMigrationManager.mappingFolders(for: destination)
+        guard let mapping = try NSMappingModel.mapping(inFolders: folders, from: source, to: destination) else {
+            return nil
+        }
+        log.note("found a mapping model file: migrating with NSMigrationManager")
+        do {
+            let copy = try NSMigrationManager.migratedCopy(ofStoreAt: url, source: source, destination: destination,
+                                                           mapping: mapping)
+            defer { NSMigrationManager.removeMigratedCopy(at: copy) }
+            try DatabaseQueue(path: copy.path).backup(to: database)
+            return try database.read(SQLiteMetadata.read)
+        } catch {
+            let error = error as NSError
+            let migrationCodes = NSMigrationError...NSInferredMappingModelError
+            if error.domain == NSCocoaErrorDomain, migrationCodes.contains(error.code) { throw error }
+            throw NSError.coreData(NSMigrationError, "An error occurred during persistent store migration. "
+                                   + error.localizedDescription,
+                                   userInfo: [NSUnderlyingErrorKey: error, NSFilePathErrorKey: url.path])
         }
     }
 
