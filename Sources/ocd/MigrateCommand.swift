@@ -11,7 +11,8 @@ struct MigrateCommand: ParsableCommand {
             Finds the version of the model that wrote the store (by its version hashes, else by its schema, \
             else the model the store caches), prints the mapping Core Data infers to the target version \
             (entities added, removed, copied, transformed; properties added, removed, renamed), then migrates \
-            the file in place in one SQLite transaction: a failure leaves it as it was. Exits with status 1, \
+            the file in place in one SQLite transaction: a failure leaves it as it was. Progress goes to stderr \
+            on a terminal (or with --progress) as "migrated: n%". Exits with status 1, \
             with the reason, when no mapping can be inferred or the data does not fit the target version.
             """)
 
@@ -29,6 +30,8 @@ struct MigrateCommand: ParsableCommand {
     @Flag(help: "Print the inferred mapping without migrating.")
     var dryRun = false
 
+    @OptionGroup var progress: ProgressOptions
+
     func run() throws {
         try reportingErrors {
             let storeURL = URL(fileURLWithPath: store)
@@ -37,8 +40,10 @@ struct MigrateCommand: ParsableCommand {
             guard !dryRun, plan.mapping != nil else { return }
             let start = Date()
             let coordinator = NSPersistentStoreCoordinator(managedObjectModel: plan.destination)
-            let added = try coordinator.addPersistentStore(type: .sqlite, at: storeURL, options: [
-                NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true])
+            let added = try progress.watching("migrated") {
+                try coordinator.addPersistentStore(type: .sqlite, at: storeURL, options: [
+                    NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true])
+            }
             try coordinator.remove(added)
             print(String(format: "migrated to %@ in %.2f s", plan.destinationName, Date().timeIntervalSince(start)))
         }

@@ -32,6 +32,8 @@ extension NSMigrationManager {
                              toDestinationURL dURL: URL, destinationType dStoreType: String,
                              destinationOptions dOptions: [AnyHashable: Any]? = nil) throws {
         reset()
+        startReportingProgress()
+        defer { stopReportingProgress() }
         let mapping = try mappings ?? NSMappingModel.inferredMappingModel(forSourceModel: sourceModel,
                                                                           destinationModel: destinationModel)
         runningMapping = mapping
@@ -81,10 +83,12 @@ extension NSMigrationManager {
         }
         try checkCancellation()
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: destinationModel)
-        let store = try coordinator.addPersistentStore(
-            ofType: NSSQLiteStoreType, configurationName: nil, at: files.working,
-            options: [NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
-                      SQLiteStoreMigration.sourceModelOption: sourceModel])
+        let store = try withProgressCurrent(forUnits: 900) {
+            try coordinator.addPersistentStore(
+                ofType: NSSQLiteStoreType, configurationName: nil, at: files.working,
+                options: [NSMigratePersistentStoresAutomaticallyOption: true,
+                          NSInferMappingModelAutomaticallyOption: true, SQLiteStoreMigration.sourceModelOption: sourceModel])
+        }
         try coordinator.remove(store)
         setProgress(0.9)
     }

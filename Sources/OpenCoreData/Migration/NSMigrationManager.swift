@@ -7,7 +7,10 @@
 /// validation — in batches of ``batchSize`` source instances: each batch is
 /// saved and both contexts reset, so memory holds one batch of objects plus
 /// two object IDs per migrated instance. ``migrationProgress`` can be read
-/// from any thread; ``cancelMigrationWithError(_:)`` stops the migration.
+/// from any thread, and a migration also reports to a child of the calling
+/// thread's current `Progress` (Foundation's implicit composition), as the
+/// SQLite store's in-place migration does; ``cancelMigrationWithError(_:)``
+/// stops the migration.
 open class NSMigrationManager: NSObject, @unchecked Sendable {
     /// The model of the stores migrated from.
     public let sourceModel: NSManagedObjectModel
@@ -25,6 +28,9 @@ open class NSMigrationManager: NSObject, @unchecked Sendable {
 
     private let lock = NSLock()
     private var progress: Float = 0
+    /// The running migration's place in Foundation's implicit progress tree
+    /// (a child of the caller's current `Progress`, if any), in thousandths.
+    private var reportedProgress: Progress?
     private var cancellation: Error?
     var associations = MigrationAssociations()
     var currentMapping: NSEntityMapping?
@@ -74,7 +80,33 @@ open class NSMigrationManager: NSObject, @unchecked Sendable {
     }
 
     func setProgress(_ value: Float) {
-        lock.withLock { progress = max(progress, min(value, 1)) }
+        lock.withLock {
+            progress = max(progress, min(value, 1))
+            reportedProgress?.completedUnitCount = Int64(progress * 1000)
+        }
+    }
+
+    /// Starts reporting to a new `Progress` of 1000 units, which becomes a
+    /// child of the calling thread's current one: a caller that made its
+    /// `Progress` current around `migrateStore` sees the migration move.
+    func startReportingProgress() {
+        let reported = Progress(totalUnitCount: 1000)
+        lock.withLock { reportedProgress = reported }
+    }
+
+    /// Stops reporting; the `Progress` keeps its last value.
+    func stopReportingProgress() {
+        lock.withLock { reportedProgress = nil }
+    }
+
+    /// `body` with this migration's `Progress` current for `units` of its
+    /// thousand, so that a `Progress` made inside (the SQLite store's
+    /// in-place migration) reports into it.
+    func withProgressCurrent<T>(forUnits units: Int64, _ body: () throws -> T) rethrows -> T {
+        guard let reported = lock.withLock({ reportedProgress }) else { return try body() }
+        reported.becomeCurrent(withPendingUnitCount: units)
+        defer { reported.resignCurrent() }
+        return try body()
     }
 
     /// Stops the running migration: `migrateStore` throws `error` once the

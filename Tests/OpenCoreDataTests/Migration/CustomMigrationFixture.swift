@@ -148,17 +148,26 @@ final class CancellingNotePolicy: NSEntityMigrationPolicy, @unchecked Sendable {
     }
 }
 
-/// Records `migrationProgress` at every instance and relationship it handles, and each phase's calls.
+/// Records `migrationProgress` (and ``observed``'s fraction) at every instance and relationship it handles, and
+/// each phase's calls.
 final class ProgressRecordingPolicy: NSEntityMigrationPolicy, @unchecked Sendable {
     nonisolated(unsafe) static var readings: [Float] = []
     nonisolated(unsafe) static var calls: [String] = []
+    /// A `Progress` whose `fractionCompleted` is read with each reading (MigrationProgressTests).
+    nonisolated(unsafe) static var observed: Progress?
+    nonisolated(unsafe) static var observedReadings: [Double] = []
+
+    private static func read(_ manager: NSMigrationManager) {
+        readings.append(manager.migrationProgress)
+        if let observed { observedReadings.append(observed.fractionCompleted) }
+    }
 
     override func begin(_ mapping: NSEntityMapping, with manager: NSMigrationManager) throws {
         Self.calls.append("begin")
     }
     override func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
                                              manager: NSMigrationManager) throws {
-        Self.readings.append(manager.migrationProgress)
+        Self.read(manager)
         try super.createDestinationInstances(forSource: sInstance, in: mapping, manager: manager)
     }
     override func endInstanceCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {
@@ -166,7 +175,7 @@ final class ProgressRecordingPolicy: NSEntityMigrationPolicy, @unchecked Sendabl
     }
     override func createRelationships(forDestination dInstance: NSManagedObject, in mapping: NSEntityMapping,
                                       manager: NSMigrationManager) throws {
-        Self.readings.append(manager.migrationProgress)
+        Self.read(manager)
         try super.createRelationships(forDestination: dInstance, in: mapping, manager: manager)
     }
     override func endRelationshipCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {

@@ -70,6 +70,29 @@ import Testing
                                                   "performCustomValidation", "end"])
     }
 
+    /// NSMigrationManager's copy migration: the caller's progress moves
+    /// while the policies run (read from inside them), only forward, and
+    /// is complete when `migrateStore` returns.
+    @Test func customMigrationMovesTheCurrentProgress() throws {
+        let fixture = try CustomMigrationFixture()
+        ProgressRecordingPolicy.readings = []
+        ProgressRecordingPolicy.calls = []
+        ProgressRecordingPolicy.observedReadings = []
+        let parent = Progress(totalUnitCount: 10)
+        ProgressRecordingPolicy.observed = parent
+        defer { ProgressRecordingPolicy.observed = nil }
+        let manager = NSMigrationManager(sourceModel: fixture.source, destinationModel: fixture.destination)
+        manager.batchSize = 2
+        parent.becomeCurrent(withPendingUnitCount: 10)
+        _ = try fixture.migrate(manager, mapping: CustomMigrationFixture.mapping(notePolicy: "ProgressRecordingPolicy"))
+        #expect(parent.fractionCompleted == 1)
+        parent.resignCurrent()
+        let readings = ProgressRecordingPolicy.observedReadings
+        #expect(readings.count == 12)
+        #expect(zip(readings, readings.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(readings.last! > readings.first! && readings.last! < 1)
+    }
+
     /// `migrationProgress` read from another thread while the migration runs.
     @Test func progressCanBeReadFromAnotherThread() throws {
         let fixture = try CustomMigrationFixture()

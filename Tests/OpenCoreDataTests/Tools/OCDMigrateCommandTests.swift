@@ -35,6 +35,25 @@ struct OCDMigrateCommandTests {
         #expect(failures.isEmpty && tally.objects > 0, "\(failures)")
     }
 
+    /// `--progress` (the default on a terminal) prints "migrated: n%" lines
+    /// to stderr, only forward, ending at 100%; without it, on a pipe, none.
+    @Test func progressLinesGoToStderr() throws {
+        let bundle = try CorpusVersions.bundle(Self.moodyPrefix)
+        let quiet = try OCDModelCommandTests.ocd("migrate", OCDStoreCommandTests.moody().path,
+                                                 "--model", bundle.url.path, "--to", "Moody_5")
+        #expect(quiet.status == 0 && !quiet.stderr.contains("migrated:"), "\(quiet.stderr)")
+        let run = try OCDModelCommandTests.ocd("migrate", OCDStoreCommandTests.moody().path,
+                                               "--model", bundle.url.path, "--to", "Moody_5", "--progress")
+        #expect(run.status == 0, "\(run.stderr)")
+        let percents = run.stderr.split(separator: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix("migrated: "), line.hasSuffix("%") else { return nil }
+            return Int(line.dropFirst("migrated: ".count).dropLast())
+        }
+        #expect(percents.last == 100, "\(run.stderr)")
+        #expect(zip(percents, percents.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(run.stdout.contains("migrated to Moody_5"))
+    }
+
     /// A jump inference refuses: status 1, the reason on stderr, the store untouched.
     @Test func aRefusedMappingFailsWithItsReason() throws {
         let store = try SQLiteMetadataTests.copy(Corpus.stores!.appendingPathComponent(

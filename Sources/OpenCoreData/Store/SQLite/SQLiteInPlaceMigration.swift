@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Lightweight migration of an SQLite store in place, "solely by issuing SQL
@@ -28,7 +29,9 @@ struct SQLiteInPlaceMigration {
 
     /// Migrates the store in `db` (in a transaction) and returns its new
     /// metadata: `metadata` with the destination's version hashes.
-    func run(_ db: Database, metadata: [String: Any]) throws -> [String: Any] {
+    /// `progress` counts the steps: a table altered or rebuilt, a join table
+    /// filled, an index made, and the bookkeeping at the end.
+    func run(_ db: Database, metadata: [String: Any], progress: Progress) throws -> [String: Any] {
         let existing = try context.source.tables.map(\.name).filter { try db.tableExists($0) }
         try dropTriggers(on: existing, db)
         let maxima = try primaryKeyMaxima(db)
@@ -49,6 +52,8 @@ struct SQLiteInPlaceMigration {
             try db.execute(sql: "ALTER TABLE \(name) RENAME TO \(context.old(name))")
         }
         let tables = entityTables.map { SQLiteMigrationTable($0, context) }
+        let joinTables = context.destination.tables.filter { !$0.primaryKey.isEmpty }
+        progress.totalUnitCount = Int64(tables.count + joinTables.count + context.destination.indexes.count + 1)
         for table in tables { try check(table, context, db) }
         // Everything that reads the source tables runs before any of them is altered.
         var alterations: [SQLiteTableAlteration] = []
@@ -57,23 +62,30 @@ struct SQLiteInPlaceMigration {
                 alterations.append(plan)
             } else {
                 try rebuild(table, context, db)
+                progress.completedUnitCount += 1
             }
         }
-        for table in context.destination.tables where !table.primaryKey.isEmpty {
+        for table in joinTables {
             try fillJoinTable(table, context, db)
+            progress.completedUnitCount += 1
         }
         for plan in alterations {
             try plan.run(db, table: plan.sourceTable, keepingIndexes: context.destination.indexes)
+            progress.completedUnitCount += 1
         }
         for name in existing where !context.inPlace.contains(name) {
             try db.execute(sql: "DROP TABLE \(context.old(name))")
         }
         try dropDanglingReferences(db)
-        for index in context.destination.indexes { try create(index, db) }
+        for index in context.destination.indexes {
+            try create(index, db)
+            progress.completedUnitCount += 1
+        }
         try renumber(db, maxima: maxima, tables: tables)
         if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
         let updated = try Self.metadata(metadata, versionedFor: context.destinationModel, configuration: configuration)
         try SQLiteMetadata.write(updated, db)
+        progress.completedUnitCount += 1
         return updated
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Logging
 
@@ -11,6 +12,8 @@ import Logging
 /// when no mapping can be inferred (the inference's 134190 underneath),
 /// 134111 when rows break a uniqueness constraint the destination adds, and
 /// 134110 when the migration otherwise fails; the store is then untouched.
+/// The in-place migration reports its steps to a child of the opening
+/// thread's current `Progress` (Foundation's implicit composition).
 enum SQLiteStoreMigration {
     /// An option naming the source model outright: NSMigrationManager's,
     /// when it has the store migrate a copy of its source in place.
@@ -68,12 +71,14 @@ enum SQLiteStoreMigration {
         }
         if log.level >= 3 { for entityMapping in mapping.entityMappings { log.note("\(entityMapping)") } }
         let start = ContinuousClock.now
+        // Made here, on the caller's thread, so that it joins the caller's current Progress, if any.
+        let progress = Progress(totalUnitCount: 1)
         do {
             let migrated = try database.write { db in
                 let migration = try SQLiteInPlaceMigration(sourceModel: source.model, destinationModel: model,
                                                            mapping: mapping, configuration: configuration,
                                                            file: SQLiteFileJoinTables(db))
-                return try migration.run(db, metadata: metadata)
+                return try migration.run(db, metadata: metadata, progress: progress)
             }
             let elapsed = (ContinuousClock.now - start).components
             let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
