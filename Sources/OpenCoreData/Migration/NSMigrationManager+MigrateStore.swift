@@ -87,7 +87,8 @@ extension NSMigrationManager {
             try coordinator.addPersistentStore(
                 ofType: NSSQLiteStoreType, configurationName: nil, at: files.working,
                 options: [NSMigratePersistentStoresAutomaticallyOption: true,
-                          NSInferMappingModelAutomaticallyOption: true, SQLiteStoreMigration.sourceModelOption: sourceModel])
+                          NSInferMappingModelAutomaticallyOption: true,
+                          SQLiteStoreMigration.sourceModelOption: sourceModel])
         }
         try coordinator.remove(store)
         setProgress(0.9)
