@@ -2,7 +2,8 @@
 /// of a to-many relationship, and a context's inserted/updated/deleted sets.
 ///
 /// Membership tests, appends and counts are O(1); removals are O(n) in the
-/// number of members, which keeps the common paths cheap and the order stable.
+/// number of members (a scan by identity and a move of the tail, no
+/// reference counting), which keeps the common paths cheap and the order stable.
 struct ManagedObjectSet {
     private(set) var objects: [NSManagedObject] = []
     private var members: Set<ObjectIdentifier> = []
@@ -28,7 +29,9 @@ struct ManagedObjectSet {
     @discardableResult
     mutating func remove(_ object: NSManagedObject) -> Bool {
         guard members.remove(ObjectIdentifier(object)) != nil else { return false }
-        objects.removeAll { $0 === object }
+        // A member is in `objects` once: remove(at:) moves the tail without
+        // retaining it, where removeAll(where:) retained and released every element.
+        if let index = objects.firstIndex(where: { $0 === object }) { objects.remove(at: index) }
         return true
     }
 
