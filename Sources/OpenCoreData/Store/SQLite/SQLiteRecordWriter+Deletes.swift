@@ -3,9 +3,11 @@ import GRDB
 // Deleting a save's records by set: one DELETE per entity and chunk of keys
 // instead of one per record, which spends most of its instructions starting
 // and resetting the statement (a 1,000-photo cascade: 11.3k instructions per
-// row deleted alone). Optimistic locking stays per record: the DELETE returns
-// each deleted row's Z_OPT, and a record whose row is gone or was at another
-// version makes the save stale (the caller rolls the transaction back).
+// row deleted alone). Optimistic locking stays per record: the records read
+// at one version go in one DELETE that requires it, and when fewer rows go
+// than asked, the records whose row is gone or at another version make the
+// save stale (the caller rolls the transaction back). RETURNING the versions
+// instead cost SQLite 3k more instructions per row.
 
 extension SQLiteRecordWriter {
     /// Deletes the rows of `ids` with their join rows; returns the records
@@ -27,23 +29,27 @@ extension SQLiteRecordWriter {
         return stale
     }
 
-    /// Deletes the rows of `ids`, all of `entity`, in one statement.
+    /// Deletes the rows of `ids`, all of `entity`: one statement per version
+    /// the records were read at (`… AND Z_OPT = ?`; none for records never
+    /// read). When fewer rows go than asked, the deletes are undone (a
+    /// savepoint) and the records gone or at another version are returned.
     private func delete(_ ids: [NSManagedObjectID], of entity: SQLiteMapping.Entity,
                         versions: [ObjectKey: Int64]) throws -> [NSManagedObjectID] {
         let keys = ids.map { $0.primaryKey! }
         let previous = try keys.flatMap { try externalColumns(of: entity, pk: $0).values }
+        var byVersion: [Int64: [Int64]] = [:]
+        for id in ids { byVersion[max(versions[ObjectKey(id)] ?? 0, 0), default: []].append(id.primaryKey!) }
+        let checksVersions = byVersion.keys.contains { $0 > 0 }
+        if checksVersions { try db.execute(sql: "SAVEPOINT ocd_delete") }
+        var stale: [NSManagedObjectID] = []
+        if try !deleteRows(byVersion, from: entity.table) {
+            stale = try staleRecords(ids, of: entity, versions: versions)
+            // Every row was there at its version after all: delete them without the condition.
+            if stale.isEmpty { _ = try deleteRows([0: keys], from: entity.table) }
+        }
+        if checksVersions { try db.execute(sql: "RELEASE ocd_delete") }
         let inKeys = "IN (\(SQLiteRecordReader.placeholders(keys.count)))"
         let arguments = StatementArguments(keys)
-        let deletion = try statement("DELETE FROM \(entity.table) WHERE Z_PK \(inKeys) RETURNING Z_PK, Z_OPT",
-                                     count: keys.count)
-        var deletedVersions: [Int64: Int64] = [:]
-        let rows = try Row.fetchCursor(deletion, arguments: arguments)
-        while let row = try rows.next() { deletedVersions[row[0]] = row[1] }
-        // Without a version nothing was read of the record, so one already gone is no conflict.
-        let stale = ids.filter { id in
-            let version = versions[ObjectKey(id)] ?? 0
-            return version > 0 && deletedVersions[id.primaryKey!] != version
-        }
         guard stale.isEmpty else { return stale }
         for value in previous { files.replaced(value) }
         for (_, storage) in entity.relationships {
@@ -59,6 +65,38 @@ extension SQLiteRecordWriter {
             }
         }
         return []
+    }
+
+    /// Deletes the rows whose keys `byVersion` lists under their version (0:
+    /// any); false when a version's statement deleted fewer rows than keys.
+    private func deleteRows(_ byVersion: [Int64: [Int64]], from table: String) throws -> Bool {
+        var deletedAll = true
+        for (version, keys) in byVersion {
+            let condition = version > 0 ? " AND Z_OPT = ?" : ""
+            let deletion = try statement("DELETE FROM \(table) WHERE Z_PK IN "
+                                         + "(\(SQLiteRecordReader.placeholders(keys.count)))\(condition)",
+                                         count: keys.count)
+            try deletion.execute(arguments: StatementArguments(version > 0 ? keys + [version] : keys))
+            if version > 0, db.changesCount != keys.count { deletedAll = false }
+        }
+        return deletedAll
+    }
+
+    /// After a delete that missed rows: undoes it (back to the savepoint)
+    /// and returns the records of a known version whose row is gone or at
+    /// another version.
+    private func staleRecords(_ ids: [NSManagedObjectID], of entity: SQLiteMapping.Entity,
+                              versions: [ObjectKey: Int64]) throws -> [NSManagedObjectID] {
+        try db.execute(sql: "ROLLBACK TO ocd_delete")
+        let keys = ids.map { $0.primaryKey! }
+        let current = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_OPT FROM \(entity.table) WHERE Z_PK IN "
+                                       + "(\(SQLiteRecordReader.placeholders(keys.count)))",
+                                       arguments: StatementArguments(keys))
+        let versionByKey = Dictionary(current.map { ($0[0] as Int64, $0[1] as Int64) }, uniquingKeysWith: { a, _ in a })
+        return ids.filter { id in
+            let version = versions[ObjectKey(id)] ?? 0
+            return version > 0 && versionByKey[id.primaryKey!] != version
+        }
     }
 
     /// A statement for `sql`, kept in the connection's cache only for full
