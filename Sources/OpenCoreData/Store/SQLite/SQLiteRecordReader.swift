@@ -77,20 +77,8 @@ struct SQLiteRecordReader {
               let destinationTable = relationship.destinationEntity.flatMap(store.mapping.entity)?.table else { return [:] }
         var found: [Int64: [NSManagedObjectID]] = [:]
         for chunk in Self.chunks(keys) {
-            let sql: String
-            switch storage {
-            case .foreignKey: return [:]
-            case .inverseForeignKey(let key):
-                let (table, column, order) = (key.table, key.column, key.orderColumn)
-                sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(chunk.count)))"
-                    + " ORDER BY \(order.map { "\($0), " } ?? "")Z_PK"
-            case .hiddenForeignKey(let table, let column):
-                sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(chunk.count))) ORDER BY Z_PK"
-            case .joinTable(let join):
-                sql = "SELECT j.\(join.source), d.Z_PK, d.Z_ENT FROM \(join.table) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.destination)"
-                    + " WHERE j.\(join.source) IN (\(Self.placeholders(chunk.count)))"
-                    + " ORDER BY \(join.order.map { "j.\($0), " } ?? "")d.Z_PK"
-            }
+            guard let sql = Self.destinationQuery(storage, destinationTable: destinationTable, owners: chunk.count)
+            else { return [:] }
             store.toManyQueryCount += 1
             let statement = try db.cachedStatement(sql: sql)
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
@@ -103,6 +91,28 @@ struct SQLiteRecordReader {
             }
         }
         return found
+    }
+
+    /// The query for the destinations of `owners` records through a to-many
+    /// stored as `storage`: owner key, destination key and entity, by owner
+    /// then in the relationship's order. Ordered by the owner's column first,
+    /// as its index is (with Z_PK, or the join table's key), so that SQLite
+    /// sorts nothing unless the relationship is ordered. Nil for a to-one.
+    static func destinationQuery(_ storage: SQLiteMapping.Storage, destinationTable: String, owners: Int) -> String? {
+        let keys = placeholders(owners)
+        switch storage {
+        case .foreignKey:
+            return nil
+        case .inverseForeignKey(let key):
+            return "SELECT \(key.column), Z_PK, Z_ENT FROM \(key.table) WHERE \(key.column) IN (\(keys))"
+                + " ORDER BY \(key.column), \(key.orderColumn.map { "\($0), " } ?? "")Z_PK"
+        case .hiddenForeignKey(let table, let column):
+            return "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(keys)) ORDER BY \(column), Z_PK"
+        case .joinTable(let join):
+            return "SELECT j.\(join.source), d.Z_PK, d.Z_ENT FROM \(join.table) j"
+                + " JOIN \(destinationTable) d ON d.Z_PK = j.\(join.destination) WHERE j.\(join.source) IN (\(keys))"
+                + " ORDER BY j.\(join.source), \(join.order.map { "j.\($0), " } ?? "")j.\(join.destination)"
+        }
     }
 
     static func chunks(_ keys: [Int64]) -> [[Int64]] {
