@@ -63,6 +63,45 @@ import Testing
         #expect(try Self.rowCount(context, "ZCOUNTRY") == 3)
     }
 
+    /// Place ⊃ Venue (one table); only Venue has a many-to-many (No Action,
+    /// so that only the store's clean-up removes its join rows). Deleting a
+    /// Place and a Venue in one save clears the Venue's join rows: each
+    /// entity's records are deleted with that entity's relationships.
+    @Test func entitiesSharingATableEachLoseTheirOwnJoinRows() throws {
+        let place = NSEntityDescription(name: "Place"), venue = NSEntityDescription(name: "Venue")
+        let act = NSEntityDescription(name: "Act")
+        place.subentities = [venue]
+        let acts = TestStack.relationship("acts", to: act, toMany: true, rule: .noActionDeleteRule)
+        let venues = TestStack.relationship("venues", to: venue, toMany: true)
+        TestStack.pair(acts, venues)
+        place.properties = [TestStack.attribute("name", .stringAttributeType)]
+        venue.properties = [acts]
+        act.properties = [TestStack.attribute("title", .stringAttributeType), venues]
+        let model = NSManagedObjectModel()
+        model.entities = [place, venue, act]
+        let context = try TestStack.context(model, .sqlite)
+        try context.performAndWait { () throws in
+            let show = TestStack.insert("Act", into: context, ["title": "show"])
+            TestStack.insert("Place", into: context, ["name": "square"])
+            let hall = TestStack.insert("Venue", into: context, ["name": "hall"])
+            hall.setValue(NSSet(object: show), forKey: "acts")
+            try context.save()
+        }
+        let join = try Self.joinTable(context)
+        #expect(try Self.rowCount(context, join) == 1)
+        try context.performAndWait { () throws in
+            context.reset()
+            for name in ["square", "hall"] {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Place")
+                request.predicate = NSPredicate(format: "name == %@", name)
+                context.delete(try #require(try context.fetch(request).first))
+            }
+            try context.save()
+        }
+        #expect(try Self.rowCount(context, "ZPLACE") == 0)
+        #expect(try Self.rowCount(context, join) == 0)
+    }
+
     @Test func oneRecordChangedElsewhereFailsTheWholeDelete() throws {
         let first = try TestStack.context(TestStack.albumsModel(), .sqlite)
         try first.performAndWait { () throws in

@@ -13,14 +13,16 @@ extension SQLiteRecordWriter {
     /// Deletes the rows of `ids` with their join rows; returns the records
     /// whose row of a known version (`versions`, none or 0 for any) was gone or had changed.
     func delete(_ ids: [NSManagedObjectID], versions: [ObjectKey: Int64]) throws -> [NSManagedObjectID] {
-        var byTable: [String: (entity: SQLiteMapping.Entity, ids: [NSManagedObjectID])] = [:]
+        // By entity, not by table: the entities of one table (a hierarchy) differ in their join tables.
+        var byEntity: [ObjectIdentifier: [NSManagedObjectID]] = [:]
         var seen = Set<ObjectKey>()
         for id in ids where seen.insert(ObjectKey(id)).inserted {
-            let entity = try entity(of: id)
-            byTable[entity.table, default: (entity, [])].ids.append(id)
+            byEntity[ObjectIdentifier(id.entity), default: []].append(id)
         }
         var stale: [NSManagedObjectID] = []
-        for (entity, ids) in byTable.values {
+        for ids in byEntity.values {
+            let entity = try entity(of: ids[0])
+            if let unsavable = ids.first(where: { $0.primaryKey == nil }) { throw self.unsavable(unsavable) }
             for chunk in stride(from: 0, to: ids.count, by: SQLiteRecordReader.chunkSize) {
                 let records = Array(ids[chunk..<min(chunk + SQLiteRecordReader.chunkSize, ids.count)])
                 stale += try delete(records, of: entity, versions: versions)

@@ -73,7 +73,7 @@ struct SQLiteRecordWriter {
         return entity
     }
 
-    private func unsavable(_ id: NSManagedObjectID) -> NSError {
+    func unsavable(_ id: NSManagedObjectID) -> NSError {
         NSError.coreData(NSPersistentStoreSaveError, "The SQLite store cannot save \(id): its entity has no table here.")
     }
 
