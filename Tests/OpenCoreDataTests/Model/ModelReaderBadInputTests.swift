@@ -50,6 +50,13 @@ import Testing
             #expect(error.kind == .unreadable && error.line == line, "\(text)")
             #expect(error.message.contains("processing instruction"))
         }
+        // A declaration left open up to a later processing instruction (the model fuzzer, 2026-11-24, 174,823
+        // executions into a run on 500e6eb: FoundationXML then read that instruction's missing data).
+        for text in ["<?xml version=\"1.0\" standalofetchLimit=<model name=\"\">\n  <entity<?xml?>;\"/></model>",
+                     "<?xml version=\"1.0\" <model/><?e?>"] {
+            let error = try #require(Self.error(Array(text.utf8)))
+            #expect(error.kind == .unreadable && error.line == 1 && error.message.contains("not closed"), "\(text)")
+        }
         let commented = Self.header + "<model>\n<!-- <?no?> --><![CDATA[<?x?>]]>\n<entity name=\"A\"/>\n</model>"
         #expect(try ModelXMLReader.read(data: Data(commented.utf8)).entities.map(\.name) == ["A"])
     }

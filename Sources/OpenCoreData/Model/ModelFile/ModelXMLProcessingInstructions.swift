@@ -13,6 +13,12 @@ enum ModelXMLProcessingInstructions {
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         if matches("<?xml", at: index, in: bytes), index + 5 < bytes.count, " \t\r\n".utf8.contains(bytes[index + 5]) {
             let end = skip(past: "?>", from: index + 5, in: bytes)
+            // A declaration holds no markup: a "?>" after a "<" closes a processing instruction
+            // further on, which the declaration must not hide (a model fuzzer input, issue 19).
+            if bytes[index + 1..<end].contains(UInt8(ascii: "<")) {
+                throw ModelFileError(.unreadable, "The XML declaration (<?xml …) is not closed by ?> "
+                                     + "before the markup that follows it.", file: file, line: 1)
+            }
             // A declaration names its version; without one, libxml2 may take it for a processing instruction.
             if bytes[index..<end].firstRange(of: Array("version".utf8)) != nil { index = end }
         }
