@@ -26,7 +26,7 @@ extension NSManagedObjectContext {
             }
             return try fetchObjects(untyped).map { $0.objectID as! T }
         }
-        let objects = try fetchObjects(untyped)
+        let objects = try fetchObjects(untyped, loading: Self.loadsFetchedRows(untyped))
         if untyped.shouldRefreshRefetchedObjects { refreshRefetched(objects) }
         prefetchRelationships(prefetching, of: objects)
         // One batched load instead of a fault fired per object.
@@ -92,7 +92,11 @@ extension NSManagedObjectContext {
         return try fetchObjects(untyped).count
     }
 
-    func fetchObjects(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> [NSManagedObject] {
+    /// The objects `request` selects, the unsaved ones merged in; with
+    /// `loading`, the objects whose records the stores read with the
+    /// selection are loaded from them as they are made.
+    func fetchObjects(_ request: NSFetchRequest<NSFetchRequestResult>, loading: Bool = false) throws
+        -> [NSManagedObject] {
         let entity = resolveEntity(of: request)
         try FetchKeyPathCheck.check(request, entity: entity)
         let stores = self.stores(for: entity, request)
@@ -100,7 +104,7 @@ extension NSManagedObjectContext {
         // A parent answers for all stores at once, sorted and windowed.
         let oneSource = stores.count == 1 || (parent != nil && !stores.isEmpty)
         let selection = try select(request, entity: entity, from: stores, appliesWindow: !merges && oneSource)
-        let selected = objects(for: selection)
+        let selected = objects(for: selection, loading: loading)
         guard merges || !oneSource else { return selected }
         var candidates = selected.filter { !$0.isDeleted }
         if merges {
@@ -157,14 +161,27 @@ extension NSManagedObjectContext {
     }
 
     /// The objects of a selection. A fault gets the row the fetch read, so
-    /// firing it reads nothing from the store; loaded objects keep their
+    /// firing it reads nothing from the store, and with `loading` it is
+    /// loaded from that row at once (what `fulfillFaults` would do with the
+    /// same row, found again in the row cache); loaded objects keep their
     /// values (`shouldRefreshRefetchedObjects` asks for new ones).
-    private func objects(for selection: Selection) -> [NSManagedObject] {
+    private func objects(for selection: Selection, loading: Bool) -> [NSManagedObject] {
         registered.reserveCapacity(registered.storageCount + selection.ids.count)
         let objects = selection.ids.map { object(with: $0) }
         guard !selection.rows.isEmpty else { return objects }
-        for (object, row) in zip(objects, selection.rows) where object.isFault { object.committedRow = row }
+        for (object, row) in zip(objects, selection.rows) where object.isFault {
+            if loading { fulfill(object, with: row) } else { object.committedRow = row }
+        }
         return objects
+    }
+
+    /// Whether `fetch(_:)` loads every object of `request`'s result right
+    /// after selecting it, with nothing in between (no refresh of refetched
+    /// objects, no relationship prefetching), so that objects can be loaded
+    /// as they are made.
+    private static func loadsFetchedRows(_ request: NSFetchRequest<NSFetchRequestResult>) -> Bool {
+        request.resultType == .managedObjectResultType && !request.returnsObjectsAsFaults
+            && !request.shouldRefreshRefetchedObjects && (request.relationshipKeyPathsForPrefetching ?? []).isEmpty
     }
 
     /// The stores `request` searches: its `affectedStores`, or all, that hold the entity.

@@ -105,6 +105,10 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
     /// once the model is frozen, made anew on each call before.
     var slotLayout: PropertySlotLayout { frozen?.slotLayout ?? PropertySlotLayout(properties) }
 
+    /// The hash value of `name` (of "" without one): computed once when the
+    /// model is frozen, as every object ID made for the entity needs it.
+    var nameHash: Int { frozen?.nameHash ?? (name ?? "").hashValue }
+
     /// The relationships whose destination is `entity`.
     public func relationships(forDestination entity: NSEntityDescription) -> [NSRelationshipDescription] {
         properties.compactMap { $0 as? NSRelationshipDescription }.filter { $0.destinationEntity === entity }
@@ -197,10 +201,12 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         let derivedAttributes: [NSDerivedAttributeDescription]
         let slotLayout: PropertySlotLayout
         let versionHash: Data
+        /// `name`'s hash value, which every object ID of the entity mixes in.
+        let nameHash: Int
 
         init(properties: [NSPropertyDescription], propertiesByName: [String: NSPropertyDescription],
              attributesByName: [String: NSAttributeDescription],
-             relationshipsByName: [String: NSRelationshipDescription], versionHash: Data) {
+             relationshipsByName: [String: NSRelationshipDescription], versionHash: Data, name: String) {
             self.properties = properties
             self.propertiesByName = propertiesByName
             self.attributesByName = attributesByName
@@ -211,6 +217,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             derivedAttributes = properties.compactMap { $0 as? NSDerivedAttributeDescription }
             slotLayout = PropertySlotLayout(properties)
             self.versionHash = versionHash
+            nameHash = name.hashValue
         }
     }
 
@@ -226,7 +233,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             propertiesByName: Self.byName(all),
             attributesByName: Self.byName(all.compactMap { $0 as? NSAttributeDescription }),
             relationshipsByName: Self.byName(all.compactMap { $0 as? NSRelationshipDescription }),
-            versionHash: Data(VersionHash.entity(self)))
+            versionHash: Data(VersionHash.entity(self)), name: name ?? "")
     }
 
     private static func byName<P: NSPropertyDescription>(_ properties: [P]) -> [String: P] {

@@ -22,6 +22,15 @@ final class PropertySlotLayout: @unchecked Sendable {
     let fetchedSlots: SlotSet
     /// The slots of transient properties, whose values stay in the object.
     let transientSlots: SlotSet
+    /// What each slot holds, by slot: how key-value access reads it without
+    /// casting the property.
+    let kinds: [Kind]
+    private let keyTable: PropertyKeyTable
+
+    /// What a slot holds, as key-value access presents it.
+    enum Kind {
+        case attribute, toOne, toMany, orderedToMany, fetched
+    }
 
     init(_ properties: [NSPropertyDescription]) {
         self.properties = properties
@@ -34,7 +43,26 @@ final class PropertySlotLayout: @unchecked Sendable {
         })
         fetchedSlots = SlotSet(properties.indices.filter { properties[$0] is NSFetchedPropertyDescription })
         transientSlots = SlotSet(properties.indices.filter { properties[$0].isTransient })
+        kinds = properties.map { property in
+            switch property {
+            case let relationship as NSRelationshipDescription:
+                relationship.isToMany ? (relationship.isOrdered ? .orderedToMany : .toMany) : .toOne
+            case is NSFetchedPropertyDescription: .fetched
+            default: .attribute
+            }
+        }
+        keyTable = PropertyKeyTable(properties.map(\.name), slotsByName: slotsByName)
     }
+
+    /// The slot of the property named `key`, nil when the entity has none.
+    /// A key spelled as in code costs no hashing (`PropertyKeyTable`).
+    func slot(forKey key: String) -> Int? {
+        keyTable.slot(forKey: key) ?? slotsByName[key]
+    }
+
+    /// The slot of `key` if `PropertyKeyTable` resolves it without hashing;
+    /// what tests check the table with.
+    func tableSlot(forKey key: String) -> Int? { keyTable.slot(forKey: key) }
 
     /// How many slots an object of the entity has.
     var count: Int { properties.count }

@@ -10,7 +10,7 @@ extension NSManagedObject {
         managedObjectContext?.checkConcurrency("reading \(entity.name ?? "").\(key)")
         willAccessValue(forKey: key)
         defer { didAccessValue(forKey: key) }
-        return publicValue(forKey: key, property: property(named: key))
+        return publicValue(at: slot(key))
     }
 
     /// Sets the property `key`, recording the change and, for relationships,
@@ -57,7 +57,7 @@ extension NSManagedObject {
     /// The stored value of `key` without access notifications; to-many as a set.
     public func primitiveValue(forKey key: String) -> Any? {
         fireFaultIfNeeded()
-        return publicValue(forKey: key, property: property(named: key))
+        return publicValue(at: slot(key))
     }
 
     /// Stores `value` for `key` without change notifications and without
@@ -133,19 +133,26 @@ extension NSManagedObject {
 
     /// The value `primitiveValue(forKey:)` returns, for a loaded object whose property is at hand.
     func publicValue(forKey key: String, property: NSPropertyDescription) -> Any? {
-        let slot = values.layout.slot(of: property)
-        guard let relationship = property as? NSRelationshipDescription else {
-            if let fetched = property as? NSFetchedPropertyDescription { return fetchedValue(fetched, slot: slot) }
-            return values[slot].any
-        }
-        guard relationship.isToMany else { return destination(slot) }
-        let objects = resolvedToMany(slot).objects
-        return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+        publicValue(at: values.layout.slot(of: property))
     }
 
-    /// The slot of the property named `key`.
+    /// The value `primitiveValue(forKey:)` returns for the property in `slot`
+    /// of a loaded object: what the slot holds as its layout's kind says.
+    func publicValue(at slot: Int) -> Any? {
+        let layout = values.layout
+        switch layout.kinds[slot] {
+        case .attribute: return values[slot].any
+        case .toOne: return destination(slot)
+        case .toMany: return NSSet(array: resolvedToMany(slot).objects)
+        case .orderedToMany: return NSOrderedSet(array: resolvedToMany(slot).objects)
+        case .fetched: return fetchedValue(layout.properties[slot] as! NSFetchedPropertyDescription, slot: slot)
+        }
+    }
+
+    /// The slot of the property named `key`; an unknown key stops the
+    /// program with Core Data's message.
     func slot(_ key: String) -> Int {
-        guard let slot = values.layout.slotsByName[key] else { return values.layout.slot(of: property(named: key)) }
+        guard let slot = values.layout.slot(forKey: key) else { return values.layout.slot(of: property(named: key)) }
         return slot
     }
 

@@ -33,7 +33,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     init(entity: NSEntityDescription, key: Key, store: NSPersistentStore?) {
         self.entity = entity
         self.entityName = entity.name ?? ""
-        let entityNameHash = entityName.hashValue
+        let entityNameHash = entity.nameHash
         switch key {
         case .permanent(let pk):
             recordHash = Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15) ^ entityNameHash

@@ -25,25 +25,50 @@ struct SQLiteColumnReader {
         return sqlite3_column_int64(statement, CInt(index))
     }
 
-    /// The value of `attribute` in column `index`, in the attribute's Swift
-    /// type; nil for NULL. `external` resolves a blob kept outside the database.
-    func value(_ index: Int, for attribute: NSAttributeDescription, external: (Data) -> Data?) -> Any? {
+    /// How a column is read: the attribute types read straight from
+    /// `sqlite3_column_*`, and the rest (through `SQLiteValueCoding`).
+    enum Kind {
+        case integer64, integer32, integer16, boolean, double, float, date, string, other
+
+        init(_ type: NSAttributeType) {
+            switch type {
+            case .integer64AttributeType: self = .integer64
+            case .integer32AttributeType: self = .integer32
+            case .integer16AttributeType: self = .integer16
+            case .booleanAttributeType: self = .boolean
+            case .doubleAttributeType: self = .double
+            case .floatAttributeType: self = .float
+            case .dateAttributeType: self = .date
+            case .stringAttributeType: self = .string
+            default: self = .other
+            }
+        }
+    }
+
+    /// The value of `attribute` in column `index` as a slot holds it, in the
+    /// attribute's Swift type; none for NULL. `kind` is the attribute's
+    /// (`Kind(attribute.attributeType)`), worked out once per query rather
+    /// than per value; `external` resolves a blob kept outside the database.
+    func slotValue(_ index: Int, kind: Kind, for attribute: NSAttributeDescription,
+                   external: (Data) -> Data?) -> SlotValue {
         let column = CInt(index)
         let storage = sqlite3_column_type(statement, column)
-        if storage == SQLITE_NULL { return nil }
-        switch (attribute.attributeType, storage) {
-        case (.integer64AttributeType, SQLITE_INTEGER): return sqlite3_column_int64(statement, column)
-        case (.integer32AttributeType, SQLITE_INTEGER): return Int32(exactly: sqlite3_column_int64(statement, column))
-        case (.integer16AttributeType, SQLITE_INTEGER): return Int16(exactly: sqlite3_column_int64(statement, column))
-        case (.booleanAttributeType, SQLITE_INTEGER): return sqlite3_column_int64(statement, column) != 0
-        case (.doubleAttributeType, SQLITE_FLOAT): return sqlite3_column_double(statement, column)
-        case (.floatAttributeType, SQLITE_FLOAT): return Float(sqlite3_column_double(statement, column))
-        case (.dateAttributeType, SQLITE_FLOAT):
-            return Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column))
-        case (.stringAttributeType, SQLITE_TEXT): return String(sqliteStatement: statement, index: column)
+        if storage == SQLITE_NULL { return .none }
+        switch (kind, storage) {
+        case (.integer64, SQLITE_INTEGER): return .value(sqlite3_column_int64(statement, column))
+        case (.integer32, SQLITE_INTEGER):
+            return Int32(exactly: sqlite3_column_int64(statement, column)).map { .value($0) } ?? .none
+        case (.integer16, SQLITE_INTEGER):
+            return Int16(exactly: sqlite3_column_int64(statement, column)).map { .value($0) } ?? .none
+        case (.boolean, SQLITE_INTEGER): return .value(sqlite3_column_int64(statement, column) != 0)
+        case (.double, SQLITE_FLOAT): return .value(sqlite3_column_double(statement, column))
+        case (.float, SQLITE_FLOAT): return .value(Float(sqlite3_column_double(statement, column)))
+        case (.date, SQLITE_FLOAT):
+            return .value(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column)))
+        case (.string, SQLITE_TEXT): return .value(String(sqliteStatement: statement, index: column))
         default:
             let value = DatabaseValue(sqliteStatement: statement, index: column)
-            return SQLiteValueCoding.value(value, for: attribute, external: external)
+            return SlotValue(attribute: SQLiteValueCoding.value(value, for: attribute, external: external))
         }
     }
 }

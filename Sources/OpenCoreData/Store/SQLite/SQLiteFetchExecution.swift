@@ -65,8 +65,9 @@ struct SQLiteFetchExecution {
             while try rows.next() != nil {
                 guard let pk = columns.integer(0), let number = columns.integer(1).flatMap({ Int(exactly: $0) }) else { continue }
                 if prefetches {
-                    guard let id = store.objectID(entityNumber: number, primaryKey: pk),
-                          let snapshot = reader.snapshot(of: id, from: columns, layout: layout) else { continue }
+                    guard let reads = layout.reads(number: number, in: store.mapping),
+                          let snapshot = reader.snapshot(of: store.objectID(for: reads.description, primaryKey: pk),
+                                                         from: columns, reads: reads) else { continue }
                     snapshots.append(snapshot)
                 } else {
                     guard store.mapping.entity(number: number) != nil else { continue }

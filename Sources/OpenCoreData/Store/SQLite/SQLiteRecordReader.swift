@@ -11,6 +11,35 @@ struct SQLiteRecordReader {
 
     let store: SQLiteStore
     let db: Database
+    /// Resolves a blob kept outside the database; made once per reader, not per value.
+    private let external: (Data) -> Data?
+    /// The to-one destinations' IDs this reader made: the records it reads
+    /// share one ID per destination (a fetch's photos, one per album)
+    /// instead of holding one each.
+    private let destinationIDs = DestinationIDs()
+
+    init(store: SQLiteStore, db: Database) {
+        self.store = store
+        self.db = db
+        external = store.externalData.data(reference:)
+    }
+
+    private final class DestinationIDs {
+        private struct Key: Hashable {
+            let entity: ObjectIdentifier
+            let primaryKey: Int64
+        }
+
+        private var ids: [Key: NSManagedObjectID] = [:]
+
+        func id(of entity: NSEntityDescription, primaryKey: Int64, in store: SQLiteStore) -> NSManagedObjectID {
+            let key = Key(entity: ObjectIdentifier(entity), primaryKey: primaryKey)
+            if let known = ids[key] { return known }
+            let id = store.objectID(for: entity, primaryKey: primaryKey)
+            ids[key] = id
+            return id
+        }
+    }
 
     func snapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {
         var found: [StoreSnapshot] = []
@@ -45,26 +74,28 @@ struct SQLiteRecordReader {
     /// table with every column (found through `layout`, the statement's); nil
     /// when the row's Z_ENT is not the entity the ID names (or not a number).
     func snapshot(of id: NSManagedObjectID, from row: SQLiteColumnReader, layout: SQLiteRowLayout) -> StoreSnapshot? {
-        guard let entity = store.mapping.entity(id.entity) else { return nil }
-        let columns = layout.columns(of: entity)
-        guard let entityPosition = columns.entity, row.integer(entityPosition) == Int64(entity.number) else { return nil }
-        var snapshot = StoreSnapshot(objectID: id, version: columns.version.flatMap { row.integer($0) } ?? 0,
-                                     layout: id.entity.slotLayout)
-        let external = store.externalData.data(reference:)
-        for (index, (attribute, _)) in entity.attributes.enumerated() {
-            guard let position = columns.attributes[index] else { continue }
-            snapshot[entity.attributeSlots[index]] = SlotValue(attribute: row.value(position, for: attribute, external: external))
+        layout.reads(of: id.entity, in: store.mapping).flatMap { snapshot(of: id, from: row, reads: $0) }
+    }
+
+    /// The snapshot of `id`, whose entity `reads` were made for, from the current row.
+    func snapshot(of id: NSManagedObjectID, from row: SQLiteColumnReader, reads: SQLiteRowLayout.Reads)
+        -> StoreSnapshot? {
+        guard let entityPosition = reads.entityPosition,
+              row.integer(entityPosition) == Int64(reads.entity.number) else { return nil }
+        var snapshot = StoreSnapshot(objectID: id, version: reads.versionPosition.flatMap { row.integer($0) } ?? 0,
+                                     layout: reads.slotLayout)
+        for read in reads.attributes {
+            snapshot[read.slot] = row.slotValue(read.position, kind: read.kind, for: read.attribute, external: external)
         }
-        for (index, (relationship, _)) in entity.relationships.enumerated() {
-            if relationship.isToMany {
-                snapshot[entity.relationshipSlots[index]] = .unread
-                continue
-            }
-            guard let position = columns.foreignKeys[index].key, let key = row.integer(position) else { continue }
-            let destination = columns.foreignKeys[index].entity.flatMap { row.integer($0) }.flatMap { Int(exactly: $0) }
+        for slot in reads.toManySlots { snapshot[slot] = .unread }
+        for toOne in reads.toOnes {
+            guard let key = row.integer(toOne.keyPosition) else { continue }
+            let destination = toOne.entityPosition.flatMap { row.integer($0) }.flatMap { Int(exactly: $0) }
                 .flatMap(store.mapping.entity(number:))
-                ?? relationship.destinationEntity
-            if let destination { snapshot[entity.relationshipSlots[index]] = .id(store.objectID(for: destination, primaryKey: key)) }
+                ?? toOne.destination
+            if let destination {
+                snapshot[toOne.slot] = .id(destinationIDs.id(of: destination, primaryKey: key, in: store))
+            }
         }
         return snapshot
     }
