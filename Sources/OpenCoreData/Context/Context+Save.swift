@@ -177,10 +177,12 @@ extension NSManagedObjectContext {
     /// the DidSave notifications go out.
     func endSave() {
         let savedInserted = inserted.objects, savedUpdated = updated.objects, savedDeleted = deleted.objects
-        for object in savedInserted + savedUpdated {
-            object.isInsertedFlag = false
-            object.isUpdatedFlag = false
-            object.values.forgetChanges()
+        for objects in [savedInserted, savedUpdated] {
+            for object in objects {
+                object.isInsertedFlag = false
+                object.isUpdatedFlag = false
+                object.values.forgetChanges()
+            }
         }
         // Emptied before forgetting, so that forgetting each deleted object
         // does not remove it from `deleted` one by one (quadratic).
@@ -192,7 +194,7 @@ extension NSManagedObjectContext {
             forget(object)
             object.invalidate()
         }
-        (savedInserted + savedUpdated + savedDeleted).forEach { $0.didSave() }
+        for objects in [savedInserted, savedUpdated, savedDeleted] { objects.forEach { $0.didSave() } }
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: [
             NSInsertedObjectsKey: Set(savedInserted), NSUpdatedObjectsKey: Set(savedUpdated),
             NSDeletedObjectsKey: Set(savedDeleted),
