@@ -74,16 +74,18 @@ extension NSManagedObjectContext {
         if let undoManager, undoManager.isUndoRegistrationEnabled, !finished.isEmpty {
             registerUndo(of: finished, with: undoManager)
         }
-        for object in finished.changed.objects { object.eventBaseline = nil }
+        for object in finished.changed { object.eventBaseline = nil }
         guard !finished.isEmpty else { return }
         func live(_ set: ManagedObjectSet) -> Set<NSManagedObject> { Set(set.objects) }
         var userInfo: [AnyHashable: Any] = [:]
-        let insertedNow = finished.inserted.objects.filter { $0.managedObjectContext === self }
+        let insertedNow = finished.inserted.filter { $0.managedObjectContext === self }
         // Objects inserted and deleted within the event never existed for
         // observers; objects inserted earlier (and already forgotten, being
         // unsaved) or deleted by a merge did.
-        let deletedNow = finished.deleted.objects.filter { !finished.inserted.contains($0) }
-        let updatedNow = finished.updated.objects.filter { ($0.isUpdatedFlag || $0.isInsertedFlag) && !$0.isDeletedFlag && $0.managedObjectContext === self }
+        let deletedNow = finished.deleted.objects.filter { !finished.wasInserted($0) }
+        let updatedNow = finished.updated.filter {
+            ($0.isUpdatedFlag || $0.isInsertedFlag) && !$0.isDeletedFlag && $0.managedObjectContext === self
+        }
         if !insertedNow.isEmpty { userInfo[NSInsertedObjectsKey] = Set(insertedNow) }
         if !updatedNow.isEmpty { userInfo[NSUpdatedObjectsKey] = Set(updatedNow) }
         if !deletedNow.isEmpty { userInfo[NSDeletedObjectsKey] = Set(deletedNow) }

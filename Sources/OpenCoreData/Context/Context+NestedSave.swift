@@ -99,6 +99,9 @@ extension NSManagedObjectContext {
         }
         targets += zip(changes.updated, changes.updatedBaseRows).map { (object(for: $0.objectID), $0, .known($1)) }
         targets += changes.deleted.map { (object(for: $0.objectID), $0, .deleted) }
+        // The faults among the objects to change load together (cached rows, then one read per store and
+        // batch) rather than one by one; `fireFaultIfNeeded()` below handles what this leaves a fault.
+        fulfillFaults(targets.compactMap { $0.record.changedSlots?.isEmpty == false ? $0.object : nil })
         for (target, record, origin) in targets {
             guard let slots = record.changedSlots, !slots.isEmpty else { continue }
             target.fireFaultIfNeeded()

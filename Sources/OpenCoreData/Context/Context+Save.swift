@@ -112,8 +112,18 @@ extension NSManagedObjectContext {
     /// Calls `willSave()` on every changed object, processing whatever those
     /// calls change until nothing new changes (bounded, as Core Data's revalidation).
     private func prepareObjectsForSave() throws {
-        var seen = Set<ObjectIdentifier>()
-        for _ in 0..<100 {
+        // The common case without hashing: one round over the three lists (disjoint once deletes
+        // propagated; the marks skip an object listed twice all the same), done when no object joined a list.
+        func appends() -> Int { inserted.appendCount + updated.appendCount + deleted.appendCount }
+        let before = appends()
+        let first = inserted.objects + updated.objects.filter { !inserted.contains($0) }
+            + deleted.objects.filter { !inserted.contains($0) && !updated.contains($0) }
+        first.forEach { $0.willSave() }
+        propagateDeletes()
+        endEvent()
+        guard appends() != before else { return }
+        var seen = Set(first.map(ObjectIdentifier.init))
+        for _ in 1..<100 {
             let fresh = (inserted.objects + updated.objects + deleted.objects).filter { seen.insert(ObjectIdentifier($0)).inserted }
             guard !fresh.isEmpty else { return }
             fresh.forEach { $0.willSave() }
@@ -167,22 +177,24 @@ extension NSManagedObjectContext {
     /// the DidSave notifications go out.
     func endSave() {
         let savedInserted = inserted.objects, savedUpdated = updated.objects, savedDeleted = deleted.objects
-        for object in savedInserted + savedUpdated {
-            object.isInsertedFlag = false
-            object.isUpdatedFlag = false
-            object.values.forgetChanges()
+        for objects in [savedInserted, savedUpdated] {
+            for object in objects {
+                object.isInsertedFlag = false
+                object.isUpdatedFlag = false
+                object.values.forgetChanges()
+            }
         }
         // Emptied before forgetting, so that forgetting each deleted object
         // does not remove it from `deleted` one by one (quadratic).
-        inserted = ManagedObjectSet()
-        updated = ManagedObjectSet()
-        deleted = ManagedObjectSet()
+        inserted = ContextObjectList(.inserted)
+        updated = ContextObjectList(.updated)
+        deleted = ContextObjectList(.deleted)
         lockedObjects = ManagedObjectSet()
         for object in savedDeleted {
             forget(object)
             object.invalidate()
         }
-        (savedInserted + savedUpdated + savedDeleted).forEach { $0.didSave() }
+        for objects in [savedInserted, savedUpdated, savedDeleted] { objects.forEach { $0.didSave() } }
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: [
             NSInsertedObjectsKey: Set(savedInserted), NSUpdatedObjectsKey: Set(savedUpdated),
             NSDeletedObjectsKey: Set(savedDeleted),
@@ -266,9 +278,9 @@ extension NSManagedObjectContext {
             object.isDeletedFlag = false
             if let row = object.committedRow { apply(row, to: object) }
         }
-        inserted = ManagedObjectSet()
-        updated = ManagedObjectSet()
-        deleted = ManagedObjectSet()
+        inserted = ContextObjectList(.inserted)
+        updated = ContextObjectList(.updated)
+        deleted = ContextObjectList(.deleted)
         lockedObjects = ManagedObjectSet()
         event = ContextEvent()
         undoManager?.removeAllActions()

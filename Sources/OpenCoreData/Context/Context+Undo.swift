@@ -59,11 +59,11 @@ private struct UndoRecord {
     var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && changed.isEmpty }
 
     init(event: ContextEvent, context: NSManagedObjectContext) {
-        let insertedNow = event.inserted.objects.filter { $0.managedObjectContext === context && !$0.isDeletedFlag }
+        let insertedNow = event.inserted.filter { $0.managedObjectContext === context && !$0.isDeletedFlag }
         inserted = insertedNow
         // An object inserted and deleted within the event never existed outside it.
-        deleted = event.deleted.objects.filter { !event.inserted.contains($0) }.map { ($0, $0.values) }
-        for object in event.changed.objects where !event.wasInserted(object) {
+        deleted = event.deleted.objects.filter { !event.wasInserted($0) }.map { ($0, $0.values) }
+        for object in event.changed where !event.wasInserted(object) {
             guard let baseline = object.eventBaseline, !baseline.slots.isEmpty else { continue }
             let slots = object.changedValuesForCurrentEvent().keys.compactMap { name in
                 object.values.layout.slotsByName[name].map { ($0, baseline[$0]) }

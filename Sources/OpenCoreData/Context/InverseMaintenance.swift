@@ -8,9 +8,10 @@ extension NSManagedObject {
     /// this object from its old destination and `new` from its old owner.
     func setDestination(_ new: NSManagedObject?, of relationship: NSRelationshipDescription) {
         fireFaultIfNeeded()
-        let old = destination(relationship.name)
+        let slot = slot(relationship.name)
+        let old = destination(slot)
         guard old !== new else { return }
-        storeChange(new.map(SlotValue.object) ?? .none, forKey: relationship.name)
+        storeChange(new.map(SlotValue.object) ?? .none, slot: slot)
         guard let inverse = relationship.inverseRelationship else { return }
         old?.unlink(self, via: inverse)
         new?.link(self, via: inverse)

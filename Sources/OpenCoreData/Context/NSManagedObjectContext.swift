@@ -120,7 +120,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var registered = SharedValueDictionary<ObjectKey, NSManagedObject>()
     /// The strong references `retainsRegisteredObjects` asks for.
     var retained: [ObjectIdentifier: NSManagedObject] = [:]
-    var inserted = ManagedObjectSet(), updated = ManagedObjectSet(), deleted = ManagedObjectSet()
+    var inserted = ContextObjectList(.inserted), updated = ContextObjectList(.updated)
+    var deleted = ContextObjectList(.deleted)
     /// Deleted objects whose delete rules have not run yet.
     var pendingDeletes: [NSManagedObject] = []
     /// Unchanged objects whose records the next save checks for changes
@@ -278,7 +279,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if hasRecordedChange(of: object) { return }
         event.noteChanged(object)
         guard !object.isDeletedFlag else { return }
-        if !event.wasInserted(object) { event.updated.append(object) }
+        if !event.wasInserted(object) { event.noteUpdated(object) }
         guard !object.isInsertedFlag, !object.isUpdatedFlag else { return }
         object.isUpdatedFlag = true
         updated.append(object)
@@ -301,15 +302,19 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
 /// What changed in a context since its last `processPendingChanges()`.
 ///
-/// Objects inserted or changed in the event carry the event's number, so
-/// that a change, recorded at every property set, tests and updates
-/// membership by comparing numbers instead of hashing into the sets.
+/// Objects inserted, changed or updated in the event carry the event's
+/// number, so that a change, recorded at every property set, tests and
+/// updates membership by comparing numbers: those three lists are plain
+/// arrays, with no hashing.
 struct ContextEvent {
-    private(set) var inserted = ManagedObjectSet()
-    var updated = ManagedObjectSet(), deleted = ManagedObjectSet()
+    /// The objects inserted in the event, in order, each once.
+    private(set) var inserted: [NSManagedObject] = []
+    /// The objects changed in the event that were not inserted in it, each once.
+    private(set) var updated: [NSManagedObject] = []
+    var deleted = ManagedObjectSet()
     var refreshed = ManagedObjectSet(), invalidated = ManagedObjectSet()
-    /// Every object whose values changed, for clearing their event baselines.
-    private(set) var changed = ManagedObjectSet()
+    /// Every object whose values changed, each once, for clearing their event baselines.
+    private(set) var changed: [NSManagedObject] = []
     /// Unique among the events of every context, so that an object's marks
     /// from an earlier event (or another context) never match; from 1, as
     /// objects start unmarked at 0.
@@ -326,6 +331,13 @@ struct ContextEvent {
 
     /// Whether `object` was inserted in the event; O(1), no hashing.
     func wasInserted(_ object: NSManagedObject) -> Bool { object.insertedInEvent == number }
+
+    /// Adds `object` to the objects updated in the event.
+    mutating func noteUpdated(_ object: NSManagedObject) {
+        guard object.updatedInEvent != number else { return }
+        object.updatedInEvent = number
+        updated.append(object)
+    }
 
     /// Whether `object`'s values changed in the event; O(1), no hashing.
     func hasNoted(_ object: NSManagedObject) -> Bool { object.changedInEvent == number }

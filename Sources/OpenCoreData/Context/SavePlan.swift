@@ -9,13 +9,28 @@ struct SavePlan {
     init(context: NSManagedObjectContext, coordinator: NSPersistentStoreCoordinator) throws {
         permanentIDs = try Self.permanentIDs(for: context.inserted.objects.filter { $0.objectID.isTemporaryID },
                                              coordinator: coordinator)
-        var byStore: [ObjectIdentifier: (NSPersistentStore, StoreChangeSet)] = [:]
+        var stores: [(NSPersistentStore, StoreChangeSet)] = []
+        // The position of each store in `stores`, and the last one used: a
+        // save's objects are mostly of one store, which then costs no hashing.
+        var positions: [ObjectIdentifier: Int] = [:], last: (store: ObjectIdentifier, position: Int)?
         func add(_ id: NSManagedObjectID, _ edit: (inout StoreChangeSet) -> Void) throws {
             guard let store = id.persistentStore else {
                 throw NSError.coreData(NSPersistentStoreSaveError, "The store of \(id) was removed.")
             }
+            let key = ObjectIdentifier(store)
+            let position: Int
+            if let last, last.store == key {
+                position = last.position
+            } else if let known = positions[key] {
+                position = known
+            } else {
+                position = stores.count
+                positions[key] = position
+                stores.append((store, StoreChangeSet()))
+            }
+            last = (key, position)
             // Edited in place: copying the entry out and back copied every snapshot per object (quadratic).
-            edit(&byStore[ObjectIdentifier(store), default: (store, StoreChangeSet())].1)
+            edit(&stores[position].1)
         }
         var layouts: [ObjectIdentifier: SnapshotLayout] = [:]
         func snapshot(of object: NSManagedObject) -> StoreSnapshot {
@@ -51,7 +66,7 @@ struct SavePlan {
                 if version > 0 { changes.deletedVersions.append((object.objectID, version)) }
             }
         }
-        changesByStore = byStore.values.map { store, changes in
+        changesByStore = stores.map { store, changes in
             var changes = changes
             (changes.author, changes.contextName) = (context.transactionAuthor, context.name)
             return (store, changes)

@@ -92,6 +92,12 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         frozen?.validatedProperties ?? properties.filter(\.hasValidationRules)
     }
 
+    /// The slots (`slotLayout`) of the validated properties whose one rule
+    /// is that they hold a value (see `onlyRequiresAValue`).
+    var valueRequiredSlots: SlotSet {
+        frozen?.valueRequiredSlots ?? SlotSet(properties.indices.filter { properties[$0].onlyRequiresAValue })
+    }
+
     var transientAttributes: [NSAttributeDescription] {
         frozen?.transientAttributes ?? attributesByName.values.filter(\.isTransient)
     }
@@ -198,6 +204,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         let defaultedAttributes: [NSAttributeDescription]
         let transientAttributes: [NSAttributeDescription]
         let validatedProperties: [NSPropertyDescription]
+        let valueRequiredSlots: SlotSet
         let derivedAttributes: [NSDerivedAttributeDescription]
         let slotLayout: PropertySlotLayout
         let versionHash: Data
@@ -214,6 +221,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             defaultedAttributes = attributesByName.values.filter { $0.defaultValue != nil }
             transientAttributes = attributesByName.values.filter(\.isTransient)
             validatedProperties = properties.filter(\.hasValidationRules)
+            valueRequiredSlots = SlotSet(properties.indices.filter { properties[$0].onlyRequiresAValue })
             derivedAttributes = properties.compactMap { $0 as? NSDerivedAttributeDescription }
             slotLayout = PropertySlotLayout(properties)
             self.versionHash = versionHash

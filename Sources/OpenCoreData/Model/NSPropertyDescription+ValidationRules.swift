@@ -11,7 +11,24 @@ extension NSPropertyDescription {
         case _ where !isOptional || !validationPredicateStorage.isEmpty: return true
         case let attribute as NSAttributeDescription: return attribute.validationRules != AttributeValidationRules()
         case let relationship as NSRelationshipDescription:
-            return relationship.minCount > 0 || relationship.maxCount > 0
+            // A to-one's counts are its arity (`maxCount` 1), not a rule: the
+            // check of a to-one looks at optionality and predicates only.
+            return relationship.isToMany && (relationship.minCount > 0 || relationship.maxCount > 0)
+        default: return false
+        }
+    }
+
+    /// Whether the property's one validation rule is that it holds a value:
+    /// a required attribute without bounds, pattern or predicates, or a
+    /// required to-one relationship without predicates. A save checks such a
+    /// property of a plain object by looking at its slot.
+    var onlyRequiresAValue: Bool {
+        guard !isOptional, validationPredicateStorage.isEmpty else { return false }
+        switch self {
+        case let attribute as NSAttributeDescription:
+            return !(attribute is NSDerivedAttributeDescription)
+                && attribute.validationRules == AttributeValidationRules()
+        case let relationship as NSRelationshipDescription: return !relationship.isToMany
         default: return false
         }
     }

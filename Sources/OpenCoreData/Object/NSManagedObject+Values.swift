@@ -18,12 +18,15 @@ extension NSManagedObject {
     /// the wrong type or an unknown key stops the program.
     public func setValue(_ value: Any?, forKey key: String) {
         managedObjectContext?.checkConcurrency("setting \(entity.name ?? "").\(key)")
-        let property = property(named: key)
+        // One lookup by name gives both the slot and the property (the entity's `propertiesByName` entry).
+        let layout = values.layout
+        let slot = layout.slotsByName[key]
+        let property = slot.map { layout.properties[$0] } ?? property(named: key)
         willChangeValue(forKey: key)
         defer { didChangeValue(forKey: key) }
         switch property {
         case let attribute as NSAttributeDescription:
-            storeChange(SlotValue(attribute: ValueCoercion.coerce(value, for: attribute)), forKey: key)
+            storeChange(SlotValue(attribute: ValueCoercion.coerce(value, for: attribute)), slot: slot ?? self.slot(key))
         case let relationship as NSRelationshipDescription where relationship.isToMany:
             replaceDestinations(of: relationship, with: destinations(value, for: relationship))
         case let relationship as NSRelationshipDescription:

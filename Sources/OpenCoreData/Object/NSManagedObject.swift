@@ -54,8 +54,10 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     var isInaccessible = false
     var hasAwokenFromInsert = false
     /// The numbers of the context events that recorded the object as
-    /// inserted and as changed (see `ContextEvent`); 0 for none.
-    var insertedInEvent = 0, changedInEvent = 0
+    /// inserted, as changed and as updated (see `ContextEvent`); 0 for none.
+    var insertedInEvent = 0, changedInEvent = 0, updatedInEvent = 0
+    /// Which of its context's inserted/updated/deleted lists hold the object.
+    var listMarks = ContextListMarks()
 
     /// An object of `entity`, inserted into `context` when one is given.
     /// Attributes start at their default values.

@@ -13,10 +13,16 @@ enum PropertyValidation {
         // and the comparison with the original.
         let isPlain = type(of: object) == NSManagedObject.self
         let properties = isPlain ? object.entity.validatedProperties : object.entity.properties
+        let valueRequired = isPlain ? object.entity.valueRequiredSlots : SlotSet()
         for property in properties where !(property is NSFetchedPropertyDescription) {
             let key = property.name
             // `primitiveValue(forKey:)` without looking the property up by name again.
             object.fireFaultIfNeeded()
+            // A property whose one rule is to hold a value passes when its slot holds one.
+            if !valueRequired.isEmpty {
+                let slot = object.values.layout.slot(of: property)
+                if valueRequired.contains(slot), object.values[slot].holdsValue { continue }
+            }
             let original = object.publicValue(forKey: key, property: property)
             do {
                 if isPlain {

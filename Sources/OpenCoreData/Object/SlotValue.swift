@@ -52,6 +52,17 @@ enum SlotValue {
         }
     }
 
+    /// Whether the slot surely holds a value, for a required attribute or
+    /// to-one relationship: an attribute value other than a boxed nil, or a
+    /// destination. False for none (and for what needs a closer look).
+    var holdsValue: Bool {
+        switch self {
+        case .value(let value): ValueCoercion.unwrapped(value) != nil
+        case .object, .id: true
+        case .none, .objects, .ids, .unread: false
+        }
+    }
+
     var isNone: Bool {
         if case .none = self { return true }
         return false

@@ -4,10 +4,14 @@ enum ValueCoercion {
     /// `value` as the Swift type of `attribute`'s type; stops the program when
     /// it can't be (a programmer error, as Core Data raises for it).
     static func coerce(_ value: Any?, for attribute: NSAttributeDescription) -> Any? {
-        guard let value = unwrapped(value) else { return nil }
+        guard let value else { return nil }
         // A value already of the stored type (the usual case) is kept as it
-        // is: converting it meant a cast and a new box.
-        if let stored = storedType(attribute.attributeType), Swift.type(of: value) == stored { return value }
+        // is: converting it meant a cast and a new box. Checked before
+        // unwrapping, which such a value (never an Optional) does not need.
+        let stored = storedType(attribute.attributeType)
+        if let stored, Swift.type(of: value) == stored { return value }
+        guard let value = unwrapped(value) else { return nil }
+        if let stored, Swift.type(of: value) == stored { return value }
         if let converted = convert(value, to: attribute.attributeType) { return converted }
         preconditionFailure(
             "Unacceptable type of value for attribute: property = \"\(attribute.name)\"; entity = \"\(attribute.entity?.name ?? "")\"; desired type = \(storedType(attribute.attributeType).map { "\($0)" } ?? attribute.attributeValueClassName ?? "Any"); given type = \(Swift.type(of: value)); value = \(value).")

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// Applies one save's change set inside the store's write transaction: rows
 /// deleted (with their join-table rows), inserted (`Z_OPT` 1) and updated
@@ -33,19 +34,29 @@ struct SQLiteRecordWriter {
         let deletedVersions = Dictionary(changes.deletedVersions.map { (ObjectKey($0.id), $0.version) },
                                          uniquingKeysWith: { first, _ in first })
         var stale = try delete(changes.deleted, versions: deletedVersions)
-        var statements: [RowStatement.Key: RowStatement] = [:]
+        var statements = RowStatements()
         // Updates before inserts: a record may give up a unique value that a new record takes.
-        for snapshot in changes.updated
-        where try !write(snapshot, with: rowStatement(for: snapshot, inserting: false, &statements)) {
-            stale.append(snapshot.objectID)
+        var updatedRows: [RowStatement] = [], insertedRows: [RowStatement] = []
+        updatedRows.reserveCapacity(changes.updated.count)
+        insertedRows.reserveCapacity(changes.inserted.count)
+        for snapshot in changes.updated {
+            let row = try rowStatement(for: snapshot, inserting: false, &statements)
+            updatedRows.append(row)
+            if try !write(snapshot, with: row) { stale.append(snapshot.objectID) }
         }
         for snapshot in changes.inserted {
-            _ = try write(snapshot, with: rowStatement(for: snapshot, inserting: true, &statements))
+            let row = try rowStatement(for: snapshot, inserting: true, &statements)
+            insertedRows.append(row)
+            _ = try write(snapshot, with: row)
         }
         stale += try changedElsewhere(changes.lockedVersions)
         guard stale.isEmpty else { return stale }
-        for snapshot in changes.inserted { try writeToMany(snapshot, inserted: true) }
-        for snapshot in changes.updated { try writeToMany(snapshot, inserted: false) }
+        for (snapshot, row) in zip(changes.inserted, insertedRows) where row.hasRelationshipsOutsideRow {
+            try writeToMany(snapshot, of: row.entity, inserted: true)
+        }
+        for (snapshot, row) in zip(changes.updated, updatedRows) where row.hasRelationshipsOutsideRow {
+            try writeToMany(snapshot, of: row.entity, inserted: false)
+        }
         return []
     }
 
@@ -63,10 +74,6 @@ struct SQLiteRecordWriter {
     /// The version condition of an UPDATE or DELETE: binding NULL (a version
     /// the context does not know) matches any row.
     private static let versionCondition = "Z_OPT IS coalesce(?, Z_OPT)"
-
-    private static func versionArgument(_ version: Int64) -> DatabaseValue {
-        version > 0 ? version.databaseValue : .null
-    }
 
     func entity(of id: NSManagedObjectID) throws -> SQLiteMapping.Entity {
         guard let entity = mapping.entity(id.entity), id.primaryKey != nil else { throw unsavable(id) }
@@ -103,20 +110,28 @@ struct SQLiteRecordWriter {
 
         let entity: SQLiteMapping.Entity
         let inserting: Bool
+        /// The columns an UPDATE writes (nil for an INSERT: all of them).
+        let columns: SlotSet?
         let statement: Statement
-        /// The attributes written, as positions in `entity.attributes`.
-        let attributes: [Int]
+        /// The attributes written, as positions in `entity.attributes`, with
+        /// how each one's value is bound.
+        let attributes: [(position: Int, binding: SQLiteSlotBinding)]
         /// The relationships kept as a foreign key that are written, in column order.
         let foreignKeys: [(slot: Int, hasEntityColumn: Bool)]
         /// Whether a written attribute may keep its value in a file beside the store.
         let hasExternalStorage: Bool
+        /// Whether some relationship of the entity keeps data outside the
+        /// entity's row (`writeToMany(_:of:inserted:)` has work to do).
+        let hasRelationshipsOutsideRow: Bool
 
         /// The statement writing the columns of the slots in `columns` (all of them for nil).
         init(entity: SQLiteMapping.Entity, inserting: Bool, columns: SlotSet?, db: Database) throws {
             self.entity = entity
             self.inserting = inserting
+            self.columns = columns
             attributes = entity.attributeSlots.indices.filter { columns?.contains(entity.attributeSlots[$0]) ?? true }
-            var names = attributes.map { entity.attributes[$0].column }
+                .map { ($0, SQLiteSlotBinding(entity.attributes[$0].attribute)) }
+            var names = attributes.map { entity.attributes[$0.position].column }
             var foreignKeys: [(slot: Int, hasEntityColumn: Bool)] = []
             for ((_, storage), slot) in zip(entity.relationships, entity.relationshipSlots) {
                 guard case .foreignKey(let key) = storage, columns?.contains(slot) ?? true else { continue }
@@ -125,27 +140,53 @@ struct SQLiteRecordWriter {
                 foreignKeys.append((slot, key.entityColumn != nil))
             }
             self.foreignKeys = foreignKeys
-            hasExternalStorage = attributes.contains { entity.attributes[$0].attribute.allowsExternalBinaryDataStorage }
+            hasExternalStorage = attributes.contains {
+                entity.attributes[$0.position].attribute.allowsExternalBinaryDataStorage
+            }
+            hasRelationshipsOutsideRow = entity.relationships.contains { _, storage in
+                switch storage {
+                case .foreignKey: false
+                case .inverseForeignKey(let key): key.orderColumn != nil
+                case .joinTable, .hiddenForeignKey: true
+                }
+            }
             let sql = inserting
                 ? "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(names.map { ", " + $0 }.joined())) VALUES (?, ?, 1"
                     + String(repeating: ", ?", count: names.count) + ")"
                 : "UPDATE \(entity.table) SET Z_OPT = Z_OPT + 1\(names.map { ", \($0) = ?" }.joined())"
                     + " WHERE Z_PK = ? AND \(SQLiteRecordWriter.versionCondition)"
             statement = try db.cachedStatement(sql: sql)
+            // Marks the parameters as bound for GRDB, which then only resets
+            // the statement per execution; `write` binds every parameter of each row.
+            statement.setUncheckedArguments(StatementArguments())
         }
+    }
+
+    /// One save's row statements, and the last one used: consecutive records
+    /// are mostly of one entity (and for updates one set of columns), which
+    /// then costs no mapping lookup and no hashing.
+    private struct RowStatements {
+        var byKey: [RowStatement.Key: RowStatement] = [:]
+        var last: RowStatement?
     }
 
     /// The row statement of `snapshot` from `statements`, prepared and added
     /// on the first record of its entity (and, for updates, of its set of
     /// changed columns).
     private func rowStatement(for snapshot: StoreSnapshot, inserting: Bool,
-                              _ statements: inout [RowStatement.Key: RowStatement]) throws -> RowStatement {
+                              _ statements: inout RowStatements) throws -> RowStatement {
+        if let last = statements.last, last.inserting == inserting,
+           last.entity.description === snapshot.objectID.entity,
+           inserting || last.columns == snapshot.changedSlots?.intersection(last.entity.columnSlots) {
+            return last
+        }
         let entity = try entity(of: snapshot.objectID)
         let columns = inserting ? nil : snapshot.changedSlots?.intersection(entity.columnSlots)
         let key = RowStatement.Key(entity: ObjectIdentifier(entity.description), updatedColumns: columns)
-        if let row = statements[key] { return row }
-        let row = try RowStatement(entity: entity, inserting: inserting, columns: columns, db: db)
-        statements[key] = row
+        let row = try statements.byKey[key]
+            ?? RowStatement(entity: entity, inserting: inserting, columns: columns, db: db)
+        statements.byKey[key] = row
+        statements.last = row
         return row
     }
 
@@ -153,43 +194,55 @@ struct SQLiteRecordWriter {
     /// False when the row to update is gone or no longer at the snapshot's version.
     private func write(_ snapshot: StoreSnapshot, with row: RowStatement) throws -> Bool {
         guard let pk = snapshot.objectID.primaryKey else { throw unsavable(snapshot.objectID) }
-        let statement = row.statement
-        // Empty arguments reset the statement and clear its bindings; each
-        // value is then bound as it is computed (the count matches the
-        // statement by construction). Building `StatementArguments` per row
-        // went through GRDB's generic initializer, unspecialized across
-        // modules: a third of this method's time.
-        statement.setUncheckedArguments(StatementArguments())
+        let statement = row.statement, sqliteStatement = statement.sqliteStatement
+        // Every parameter is rebound below (the count matches the statement
+        // by construction): a reset is all the statement needs, and each
+        // value is bound from its slot as it is read.
+        sqlite3_reset(sqliteStatement)
         var index: CInt = 0
-        func bind(_ value: DatabaseValue) throws {
-            index += 1
-            let code = value.bind(to: statement.sqliteStatement, at: index)
-            guard code == ResultCode.SQLITE_OK.rawValue else {
+        func check(_ code: CInt) throws {
+            guard code == SQLITE_OK else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
             }
         }
+        func bind(_ integer: Int64?) throws {
+            index += 1
+            guard let integer else { return try check(sqlite3_bind_null(sqliteStatement, index)) }
+            try check(sqlite3_bind_int64(sqliteStatement, index, integer))
+        }
         if row.inserting {
-            try bind(pk.databaseValue)
-            try bind(row.entity.number.databaseValue)
+            try bind(pk)
+            try bind(Int64(row.entity.number))
         }
         let previous = row.inserting || !row.hasExternalStorage ? [:] : try externalColumns(of: row.entity, pk: pk)
-        for position in row.attributes {
-            let (attribute, column) = row.entity.attributes[position], slot = row.entity.attributeSlots[position]
+        for (position, binding) in row.attributes {
+            index += 1
+            let slotValue = snapshot[row.entity.attributeSlots[position]]
+            if let code = binding.bindDirectly(slotValue, to: sqliteStatement, at: index) {
+                try check(code)
+                continue
+            }
+            let (attribute, column) = row.entity.attributes[position]
             let old = previous[column] ?? .null
-            let value = try SQLiteValueCoding.databaseValue(snapshot[slot].any, for: attribute) { data in
+            let value = try SQLiteValueCoding.databaseValue(slotValue.any, for: attribute) { data in
                 try files.columnValue(data, for: attribute, previous: old)
             }
             if attribute.allowsExternalBinaryDataStorage { files.replaced(old, by: value) }
-            try bind(value)
+            try check(value.bind(to: sqliteStatement, at: index))
         }
         for (slot, hasEntityColumn) in row.foreignKeys {
-            let destination = snapshot[slot].destinationIDs.first
-            try bind(destination?.primaryKey?.databaseValue ?? .null)
-            if hasEntityColumn { try bind(destination.flatMap { mapping.entity($0.entity)?.number }?.databaseValue ?? .null) }
+            let destination: NSManagedObjectID? = switch snapshot[slot] {
+            case .id(let id): id
+            case .object(let object): object.objectID
+            default: nil
+            }
+            try bind(destination?.primaryKey)
+            if hasEntityColumn { try bind(destination.flatMap { mapping.entity($0.entity)?.number }.map(Int64.init)) }
         }
         if !row.inserting {
-            try bind(pk.databaseValue)
-            try bind(Self.versionArgument(snapshot.version))
+            try bind(pk)
+            // NULL (a version the context does not know) matches any row.
+            try bind(snapshot.version > 0 ? snapshot.version : nil)
         }
         try statement.execute()
         return row.inserting || db.changesCount == 1
@@ -197,9 +250,16 @@ struct SQLiteRecordWriter {
 
     /// Writes the to-many relationships of `snapshot` whose data lives
     /// outside its row.
-    private func writeToMany(_ snapshot: StoreSnapshot, inserted: Bool) throws {
-        let entity = try entity(of: snapshot.objectID), pk = snapshot.objectID.primaryKey!
+    private func writeToMany(_ snapshot: StoreSnapshot, of entity: SQLiteMapping.Entity, inserted: Bool) throws {
+        let pk = snapshot.objectID.primaryKey!
         for ((_, storage), slot) in zip(entity.relationships, entity.relationshipSlots) {
+            // The destinations' own rows carry a foreign key; an ordered relationship
+            // also needs each one's position, which only this side knows.
+            switch storage {
+            case .foreignKey: continue
+            case .inverseForeignKey(let key) where key.orderColumn == nil: continue
+            default: break
+            }
             let value = snapshot[slot]
             // Never read, or not changed since stored: what the file holds stays.
             guard !value.isUnread, inserted || snapshot.changedSlots?.contains(slot) ?? true else { continue }
@@ -208,10 +268,8 @@ struct SQLiteRecordWriter {
             case .foreignKey:
                 continue
             case .inverseForeignKey(let key):
-                let (table, column, orderColumn) = (key.table, key.column, key.orderColumn)
-                // The destinations' own rows carry the key; an ordered relationship
-                // also needs each one's position, which only this side knows.
-                guard let orderColumn else { continue }
+                let (table, column) = (key.table, key.column)
+                guard let orderColumn = key.orderColumn else { continue }
                 let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = ?, \(orderColumn) = ? WHERE Z_PK = ?")
                 for (index, destination) in destinations.enumerated() {
                     try statement.execute(arguments: [pk, Int64(index + 1) * Self.orderStep, destination])

@@ -1,0 +1,83 @@
+import GRDB
+import GRDBSQLite
+
+/// How a save binds one attribute's slot to its statement parameter: the
+/// common attribute types go straight to `sqlite3_bind_*` from the value in
+/// the slot, the others (decimals, data, UUIDs, URIs, transformable values,
+/// anything that may live in an external file) through ``SQLiteValueCoding``
+/// and `DatabaseValue`. Both routes store the same column value; the direct
+/// one skips the `Any` → `DatabaseValue` conversion that cost some 900
+/// instructions per bound value.
+enum SQLiteSlotBinding {
+    case integer64, integer32, integer16, boolean, double, float, date, string
+    /// Through ``SQLiteValueCoding`` (external storage and transformers included).
+    case converted
+
+    /// The binding of `attribute`'s values.
+    init(_ attribute: NSAttributeDescription) {
+        guard !attribute.allowsExternalBinaryDataStorage else { self = .converted; return }
+        switch attribute.attributeType {
+        case .integer64AttributeType: self = .integer64
+        case .integer32AttributeType: self = .integer32
+        case .integer16AttributeType: self = .integer16
+        case .booleanAttributeType: self = .boolean
+        case .doubleAttributeType: self = .double
+        case .floatAttributeType: self = .float
+        case .dateAttributeType: self = .date
+        case .stringAttributeType: self = .string
+        default: self = .converted
+        }
+    }
+
+    /// SQLite copies text bound with this destructor, so the Swift string
+    /// need not outlive the call (SQLite's `SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    /// Binds `value` to parameter `index` of `statement` when this binding
+    /// takes it directly: nil or a value of exactly the attribute's Swift
+    /// type (by type identity: a cast would also take bridged numbers, which
+    /// the conversion stores differently).
+    /// Returns the SQLite result code, or nil for a value the caller must
+    /// convert (another type, such as an Optional boxed in `Any`).
+    func bindDirectly(_ value: SlotValue, to statement: SQLiteStatement, at index: CInt) -> CInt? {
+        guard case .value(let value) = value else {
+            return value.isNone ? sqlite3_bind_null(statement, index) : nil
+        }
+        switch self {
+        case .integer64:
+            guard type(of: value) == Int64.self else { return nil }
+            return sqlite3_bind_int64(statement, index, value as! Int64)
+        case .integer32:
+            guard type(of: value) == Int32.self else { return nil }
+            return sqlite3_bind_int64(statement, index, Int64(value as! Int32))
+        case .integer16:
+            guard type(of: value) == Int16.self else { return nil }
+            return sqlite3_bind_int64(statement, index, Int64(value as! Int16))
+        case .boolean:
+            guard type(of: value) == Bool.self else { return nil }
+            return sqlite3_bind_int64(statement, index, value as! Bool ? 1 : 0)
+        case .double:
+            guard type(of: value) == Double.self else { return nil }
+            return sqlite3_bind_double(statement, index, value as! Double)
+        case .float:
+            guard type(of: value) == Float.self else { return nil }
+            return sqlite3_bind_double(statement, index, Double(value as! Float))
+        case .date:
+            guard type(of: value) == Date.self else { return nil }
+            return sqlite3_bind_double(statement, index, (value as! Date).timeIntervalSinceReferenceDate)
+        case .string:
+            guard type(of: value) == String.self else { return nil }
+            var string = value as! String
+            return string.withUTF8 { bytes in
+                // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
+                guard let start = bytes.baseAddress else {
+                    return sqlite3_bind_text(statement, index, "", 0, Self.transient)
+                }
+                return sqlite3_bind_text(statement, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self),
+                                         CInt(bytes.count), Self.transient)
+            }
+        case .converted:
+            return nil
+        }
+    }
+}
