@@ -8,25 +8,15 @@ import GRDBSQLite
 /// and `DatabaseValue`. Both routes store the same column value; the direct
 /// one skips the `Any` → `DatabaseValue` conversion that cost some 900
 /// instructions per bound value.
-enum SQLiteSlotBinding {
-    case integer64, integer32, integer16, boolean, double, float, date, string
-    /// Through ``SQLiteValueCoding`` (external storage and transformers included).
-    case converted
+struct SQLiteSlotBinding {
+    /// The kind the attribute's values are bound as, the one its column is
+    /// read as; `.other` goes through ``SQLiteValueCoding`` (external
+    /// storage and transformers included).
+    let kind: SQLiteColumnReader.Kind
 
     /// The binding of `attribute`'s values.
     init(_ attribute: NSAttributeDescription) {
-        guard !attribute.allowsExternalBinaryDataStorage else { self = .converted; return }
-        switch attribute.attributeType {
-        case .integer64AttributeType: self = .integer64
-        case .integer32AttributeType: self = .integer32
-        case .integer16AttributeType: self = .integer16
-        case .booleanAttributeType: self = .boolean
-        case .doubleAttributeType: self = .double
-        case .floatAttributeType: self = .float
-        case .dateAttributeType: self = .date
-        case .stringAttributeType: self = .string
-        default: self = .converted
-        }
+        kind = attribute.allowsExternalBinaryDataStorage ? .other : SQLiteColumnReader.Kind(attribute.attributeType)
     }
 
     /// SQLite copies text bound with this destructor, so the Swift string
@@ -43,7 +33,7 @@ enum SQLiteSlotBinding {
         guard case .value(let value) = value else {
             return value.isNone ? sqlite3_bind_null(statement, index) : nil
         }
-        switch self {
+        switch kind {
         case .integer64:
             guard type(of: value) == Int64.self else { return nil }
             return sqlite3_bind_int64(statement, index, value as! Int64)
@@ -76,7 +66,7 @@ enum SQLiteSlotBinding {
                 return sqlite3_bind_text(statement, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self),
                                          CInt(bytes.count), Self.transient)
             }
-        case .converted:
+        case .other:
             return nil
         }
     }
