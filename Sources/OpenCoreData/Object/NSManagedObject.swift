@@ -201,7 +201,6 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// have a destination (NSValidationRelationshipDeniedDeleteError, 1600).
     open func validateForDelete() throws { try PropertyValidation.validateDeletion(of: self) }
 
-    ///     let state = isFaultStorage
     /// The class, entity and object ID, then `<fault>` or the names of the loaded values; reading it
     /// fires no fault.
     open override var description: String {
