@@ -40,6 +40,7 @@ extension NSManagedObjectContext {
             for (slot, value) in slots { object.storeChange(value, slot: slot) }
         }
         for object in record.inserted where object.managedObjectContext === self { delete(object) }
+        for object in record.undeleted where object.managedObjectContext === self { delete(object) }
         processPendingChanges()
         for (object, _) in record.changed where object.managedObjectContext === self && object.isUpdatedFlag {
             if object.changedValues().isEmpty { noteUnchanged(object) }
@@ -55,12 +56,15 @@ private struct UndoRecord {
     var deleted: [(NSManagedObject, PropertyValues)] = []
     /// Objects the event changed, with each changed slot's value from the start of the event.
     var changed: [(NSManagedObject, [(Int, SlotValue)])] = []
+    /// Objects whose earlier deletion the event took back, to delete again.
+    var undeleted: [NSManagedObject] = []
 
-    var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && changed.isEmpty }
+    var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && changed.isEmpty && undeleted.isEmpty }
 
     init(event: ContextEvent, context: NSManagedObjectContext) {
         let insertedNow = event.inserted.filter { $0.managedObjectContext === context && !$0.isDeletedFlag }
         inserted = insertedNow
+        undeleted = event.undeleted.filter { $0.managedObjectContext === context && !$0.isDeletedFlag }
         // An object inserted and deleted within the event never existed outside it.
         deleted = event.deleted.objects.filter { !event.wasInserted($0) }.map { ($0, $0.values) }
         for object in event.changed where !event.wasInserted(object) {

@@ -256,7 +256,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private func undelete(_ object: NSManagedObject) {
         object.isDeletedFlag = false
         deleted.remove(object)
-        event.deleted.remove(object)
+        if !event.deleted.remove(object) { event.undeleted.append(object) }
         pendingDeletes.removeAll { $0 === object }
         if !object.isInsertedFlag { objectDidChange(object) }
     }
@@ -312,6 +312,9 @@ struct ContextEvent {
     /// The objects changed in the event that were not inserted in it, each once.
     private(set) var updated: [NSManagedObject] = []
     var deleted = ManagedObjectSet()
+    /// Objects deleted before the event whose deletion the event took back
+    /// (`insert` of a deleted object, as undo does): undoing the event deletes them again.
+    var undeleted: [NSManagedObject] = []
     var refreshed = ManagedObjectSet(), invalidated = ManagedObjectSet()
     /// Every object whose values changed, each once, for clearing their event baselines.
     private(set) var changed: [NSManagedObject] = []
@@ -350,6 +353,7 @@ struct ContextEvent {
     }
 
     var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && undeleted.isEmpty && refreshed.isEmpty
+            && invalidated.isEmpty
     }
 }

@@ -97,6 +97,30 @@ import Testing
         #expect(try Self.stored(context) == ["a": ["p0", "p1", "p2"]])
     }
 
+    /// Redo deletes again what undo brought back (redo replays the group
+    /// undo reverted; https://developer.apple.com/documentation/foundation/undomanager):
+    /// a deleted photo, undone, redone, undone, redone and saved.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func aDeleteIsUndoneAndRedone(kind: TestStack.StoreKind) throws {
+        let (context, album) = try Self.albumWithPhotos(kind)
+        try context.performAndWait { () throws in
+            let photo = try #require(TestStack.set(album, "photos").first)
+            context.delete(photo)
+            context.processPendingChanges()
+            context.undo()
+            #expect(context.deletedObjects.isEmpty && !photo.isDeleted)
+            #expect(TestStack.set(album, "photos").contains(photo))
+            context.redo()
+            #expect(context.deletedObjects == [photo])
+            #expect(!TestStack.set(album, "photos").contains(photo))
+            context.undo()
+            #expect(context.deletedObjects.isEmpty && TestStack.set(album, "photos").count == 3)
+            context.redo()
+            try context.save()
+        }
+        #expect(try Self.stored(context)["a"]?.count == 2)
+    }
+
     @Test(arguments: TestStack.StoreKind.allCases)
     func undoingASavedChangeMakesItAChangeToSave(kind: TestStack.StoreKind) throws {
         let (context, album) = try Self.albumWithPhotos(kind)
