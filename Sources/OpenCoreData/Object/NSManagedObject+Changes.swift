@@ -66,7 +66,7 @@ extension NSManagedObject {
             } else {
                 changed = !isEmpty(current)
             }
-            if changed { result[property.name] = publicValue(forKey: property.name, property: property) ?? NSNull() }
+            if changed { result[property.name] = publicValue(at: slot) ?? NSNull() }
         }
         return result
     }

@@ -134,11 +134,6 @@ extension NSManagedObject {
         return property
     }
 
-    /// The value `primitiveValue(forKey:)` returns, for a loaded object whose property is at hand.
-    func publicValue(forKey key: String, property: NSPropertyDescription) -> Any? {
-        publicValue(at: values.layout.slot(of: property))
-    }
-
     /// The value `primitiveValue(forKey:)` returns for the property in `slot`
     /// of a loaded object: what the slot holds as its layout's kind says.
     func publicValue(at slot: Int) -> Any? {

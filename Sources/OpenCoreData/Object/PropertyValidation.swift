@@ -19,11 +19,9 @@ enum PropertyValidation {
             // `primitiveValue(forKey:)` without looking the property up by name again.
             object.fireFaultIfNeeded()
             // A property whose one rule is to hold a value passes when its slot holds one.
-            if !valueRequired.isEmpty {
-                let slot = object.values.layout.slot(of: property)
-                if valueRequired.contains(slot), object.values[slot].holdsValue { continue }
-            }
-            let original = object.publicValue(forKey: key, property: property)
+            let slot = object.values.layout.slot(of: property)
+            if valueRequired.contains(slot), object.values[slot].holdsValue { continue }
+            let original = object.publicValue(at: slot)
             do {
                 if isPlain {
                     try check(original, property, of: object)
