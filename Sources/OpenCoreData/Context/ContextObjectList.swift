@@ -45,7 +45,8 @@ struct ContextObjectList {
     mutating func remove(_ object: NSManagedObject) -> Bool {
         guard object.listMarks[kind] == number else { return false }
         object.listMarks[kind] = 0
-        objects.removeAll { $0 === object }
+        // Once in `objects`: remove(at:) moves the tail without retaining it, as ManagedObjectSet.remove does.
+        if let index = objects.firstIndex(where: { $0 === object }) { objects.remove(at: index) }
         return true
     }
 }
