@@ -84,8 +84,10 @@ extension NSManagedObjectContext {
     /// Applies `child`'s saved changes as unsaved changes of this context.
     func applyChildChanges(_ changes: ChildChanges, from child: NSManagedObjectContext) {
         func object(for id: NSManagedObjectID) -> NSManagedObject { self.object(with: idForChild(id, child)) }
+        registered.reserveCapacity(registered.storageCount + changes.inserted.count + changes.updated.count)
         // New objects first, so that relationships among them find each other.
         var targets: [(object: NSManagedObject, record: StoreSnapshot, origin: ChildRecordOrigin)] = []
+        targets.reserveCapacity(changes.inserted.count + changes.updated.count + changes.deleted.count)
         for record in changes.inserted {
             if registered[idForChild(record.objectID, child)] != nil {
                 targets.append((object(for: record.objectID), record, .known(nil)))
@@ -97,8 +99,15 @@ extension NSManagedObjectContext {
             insert(new)
             targets.append((new, record, .new))
         }
-        targets += zip(changes.updated, changes.updatedBaseRows).map { (object(for: $0.objectID), $0, .known($1)) }
-        targets += changes.deleted.map { (object(for: $0.objectID), $0, .deleted) }
+        let cache = parent == nil ? persistentStoreCoordinator.map(readCache) : nil
+        for (record, base) in zip(changes.updated, changes.updatedBaseRows) {
+            let id = idForChild(record.objectID, child)
+            if let cache, let base, registered[id] == nil, adopt(record, readFrom: base, as: id, cache: cache) {
+                continue
+            }
+            targets.append((object(for: record.objectID), record, .known(base)))
+        }
+        for record in changes.deleted { targets.append((object(for: record.objectID), record, .deleted)) }
         // The faults among the objects to change load together (cached rows, then one read per store and
         // batch) rather than one by one; `fireFaultIfNeeded()` below handles what this leaves a fault.
         fulfillFaults(targets.compactMap { $0.record.changedSlots?.isEmpty == false ? $0.object : nil })
@@ -123,6 +132,40 @@ extension NSManagedObjectContext {
             if sameAsChild { target.childValidatedStamp = target.valuesStamp }
         }
         for record in changes.deleted { markDeletedByChild(object(for: record.objectID)) }
+    }
+
+    /// The common case of a child's change, taken without copying slots:
+    /// this context has no object for the record yet, the child changed
+    /// attributes only, and `base`, the row the child read, is still the
+    /// cached one. The new object is fulfilled from `base` and then takes the
+    /// child's record (`base` with the changes) as its values, marked
+    /// changed, which is what storing each change would give. False, with no
+    /// object made, when the case does not apply.
+    private func adopt(_ record: StoreSnapshot, readFrom base: StoreRowCache.Row, as id: NSManagedObjectID,
+                       cache: StoreRowCache) -> Bool {
+        let layout = base.snapshot.layout
+        guard let slots = record.changedSlots, !slots.isEmpty, record.values.count == layout.count,
+              layout.transientSlots.isEmpty else { return false }
+        var attributesOnly = true
+        slots.forEach { if layout.kinds[$0] != .attribute { attributesOnly = false } }
+        guard attributesOnly, cache.row(for: id, maxAge: stalenessInterval) === base else { return false }
+        let object = registerFault(for: id)
+        object.isFaultStorage = false
+        apply(base, to: object)
+        let stamp = object.valuesStamp
+        object.awakeFromFetch()
+        // An `awakeFromFetch()` that set values of its own gets the changes stored one by one.
+        guard object.valuesStamp == stamp, object.eventBaseline == nil, !object.isUpdatedFlag else {
+            slots.forEach { object.storeChange(record[$0], slot: $0) }
+            return true
+        }
+        object.eventBaseline = object.values
+        var values = PropertyValues(layout: object.values.layout, slots: record.values)
+        values.markChanged(slots)
+        object.values = values
+        objectDidChange(object)
+        object.childValidatedStamp = object.valuesStamp
+        return true
     }
 
     /// A child's slot value with this context's objects for IDs.

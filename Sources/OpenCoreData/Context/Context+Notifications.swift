@@ -93,8 +93,8 @@ extension NSManagedObjectContext {
         }
         processPendingChanges()
         NotificationCenter.default.post(name: Self.didMergeChangesObjectIDsNotification, object: self, userInfo: [
-            NSInsertedObjectIDsKey: Set(insertedIDs), NSUpdatedObjectIDsKey: Set(updatedIDs),
-            NSDeletedObjectIDsKey: Set(deletedIDs),
+            NSInsertedObjectIDsKey: Set(sparse: insertedIDs), NSUpdatedObjectIDsKey: Set(sparse: updatedIDs),
+            NSDeletedObjectIDsKey: Set(sparse: deletedIDs),
         ])
     }
 }

@@ -196,13 +196,13 @@ extension NSManagedObjectContext {
         }
         for objects in [savedInserted, savedUpdated, savedDeleted] { objects.forEach { $0.didSave() } }
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: [
-            NSInsertedObjectsKey: Set(savedInserted), NSUpdatedObjectsKey: Set(savedUpdated),
-            NSDeletedObjectsKey: Set(savedDeleted),
+            NSInsertedObjectsKey: Set(sparse: savedInserted), NSUpdatedObjectsKey: Set(sparse: savedUpdated),
+            NSDeletedObjectsKey: Set(sparse: savedDeleted),
         ])
         NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
-            NSInsertedObjectIDsKey: Set(savedInserted.map(\.objectID)),
-            NSUpdatedObjectIDsKey: Set(savedUpdated.map(\.objectID)),
-            NSDeletedObjectIDsKey: Set(savedDeleted.map(\.objectID)),
+            NSInsertedObjectIDsKey: Set(sparse: savedInserted.map(\.objectID)),
+            NSUpdatedObjectIDsKey: Set(sparse: savedUpdated.map(\.objectID)),
+            NSDeletedObjectIDsKey: Set(sparse: savedDeleted.map(\.objectID)),
         ])
     }
 

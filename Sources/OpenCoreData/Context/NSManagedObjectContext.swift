@@ -199,6 +199,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             adoptPendingPermanentIDs()
             if let object = registered[objectID] { return object }
         }
+        return registerFault(for: objectID)
+    }
+
+    /// A new fault for `objectID`, registered: for callers that know no
+    /// object is registered for it.
+    func registerFault(for objectID: NSManagedObjectID) -> NSManagedObject {
         let object = ManagedObjectClasses.objectClass(for: objectID.entity).init(entity: objectID.entity, insertInto: nil)
         object.values.removeAll()
         object.objectID = objectID

@@ -207,4 +207,11 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         let state = isFaultStorage ? "<fault>" : "{\(values.keys.sorted().joined(separator: ", "))}"
         return "<\(Swift.type(of: self)) \(entity.name ?? "") \(objectID)> \(state)"
     }
+
+    /// The object's address, as its identity is what makes it equal
+    /// (NSObject's `isEqual(_:)`; Apple's NSManagedObject reference lists
+    /// `isEqual:` and `hash` among the methods subclasses should not override).
+    /// NSObject's own `hash` runs a hasher over the identity before a `Set`
+    /// hashes the result again; this skips the first pass. O(1).
+    open override var hash: Int { Int(bitPattern: UInt(bitPattern: ObjectIdentifier(self))) }
 }

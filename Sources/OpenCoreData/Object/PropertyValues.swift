@@ -54,7 +54,7 @@ struct PropertyValues {
 
     /// Records `slots` as changed without writing them (a save then writes them whole).
     mutating func markChanged(_ slots: SlotSet) {
-        for slot in slots.slots { changed.insert(slot) }
+        changed.formUnion(slots)
     }
 
     /// The value of the property named `key` as `Any`; nil for a name the

@@ -38,6 +38,15 @@ struct SlotSet: Hashable, Sendable {
         overflow[word] |= 1 << UInt64(slot % 64)
     }
 
+    /// Adds every slot of `other`, a word at a time.
+    mutating func formUnion(_ other: SlotSet) {
+        low |= other.low
+        if overflow.count < other.overflow.count {
+            overflow += repeatElement(0, count: other.overflow.count - overflow.count)
+        }
+        for (index, word) in other.overflow.enumerated() { overflow[index] |= word }
+    }
+
     /// The slots in both sets.
     func intersection(_ other: SlotSet) -> SlotSet {
         var result = SlotSet()

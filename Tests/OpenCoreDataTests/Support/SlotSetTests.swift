@@ -23,6 +23,10 @@ import Testing
             #expect(both == SlotSet(a.intersection(b)))
             #expect(both.hashValue == SlotSet(a.intersection(b)).hashValue)
             #expect((slotsA == slotsB) == (a == b))
+            var union = slotsA
+            union.formUnion(slotsB)
+            #expect(union.slots == a.union(b).sorted())
+            #expect(union == SlotSet(a.union(b)) && union.hashValue == SlotSet(a.union(b)).hashValue)
         }
     }
 
