@@ -39,7 +39,7 @@ extension NSManagedObjectContext {
             where only.map({ $0.contains { $0 === attribute } }) ?? true {
                 let value = ValueCoercion.coerce(expression.expressionValue(with: object, context: nil), for: attribute)
                 let slot = object.values.layout.slot(of: attribute)
-                guard !ValueEquality.equal(object.values[slot].any, value) else { continue }
+                guard !ValueEquality.equal(object.values.anyValue(at: slot), value) else { continue }
                 object.storeChange(SlotValue(attribute: value), slot: slot)
             }
         }

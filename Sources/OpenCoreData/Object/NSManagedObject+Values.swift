@@ -139,7 +139,7 @@ extension NSManagedObject {
     func publicValue(at slot: Int) -> Any? {
         let layout = values.layout
         switch layout.kinds[slot] {
-        case .attribute: return values[slot].any
+        case .attribute: return values.anyValue(at: slot)
         case .toOne: return destination(slot)
         case .toMany: return NSSet(array: resolvedToMany(slot).objects)
         case .orderedToMany: return NSOrderedSet(array: resolvedToMany(slot).objects)

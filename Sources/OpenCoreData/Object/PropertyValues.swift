@@ -38,6 +38,13 @@ struct PropertyValues {
         }
     }
 
+    /// The value in `slot` as `Any`, read in place: `self[slot].any` copies
+    /// the slot's value out first and destroys the copy after, which was a
+    /// third of a `value(forKey:)` call.
+    func anyValue(at slot: Int) -> Any? {
+        slot < slots.count ? slots[slot].any : nil
+    }
+
     /// Puts `value`, the same value in another form (destination objects for
     /// their IDs, IDs read for an unread to-many), in `slot` without
     /// recording a change.
@@ -60,7 +67,7 @@ struct PropertyValues {
     /// The value of the property named `key` as `Any`; nil for a name the
     /// entity does not have.
     subscript(key: String) -> Any? {
-        layout.slotsByName[key].flatMap { self[$0].any }
+        layout.slotsByName[key].flatMap { anyValue(at: $0) }
     }
 
     /// Whether no slot holds a value.
