@@ -18,9 +18,10 @@ extension NSManagedObject {
     /// the wrong type or an unknown key stops the program.
     public func setValue(_ value: Any?, forKey key: String) {
         managedObjectContext?.checkConcurrency("setting \(entity.name ?? "").\(key)")
-        // One lookup by name gives both the slot and the property (the entity's `propertiesByName` entry).
+        // One lookup by name gives both the slot and the property (the entity's `propertiesByName` entry);
+        // `slot(forKey:)` finds a literal key without hashing it.
         let layout = values.layout
-        let slot = layout.slotsByName[key]
+        let slot = layout.slot(forKey: key)
         let property = slot.map { layout.properties[$0] } ?? property(named: key)
         willChangeValue(forKey: key)
         defer { didChangeValue(forKey: key) }

@@ -53,10 +53,17 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// whose record was not read yet.
     var committedRow: StoreRowCache.Row?
     var committed: StoreSnapshot? { committedRow?.snapshot }
-    /// Values at the start of the current event, kept once the object changes
-    /// in the event (for `changedValuesForCurrentEvent()`).
+    // `eventBaseline`: values at the start of the current event, kept once the
+    // object changes in the event (for `changedValuesForCurrentEvent()`).
+    // `isFaultStorage`: whether the values are not loaded. Both are read on
+    // every change; release builds skip their exclusivity checks, as `values`'.
+    #if DEBUG
     var eventBaseline: PropertyValues?
     var isFaultStorage = false
+    #else
+    @exclusivity(unchecked) var eventBaseline: PropertyValues?
+    @exclusivity(unchecked) var isFaultStorage = false
+    #endif
     /// Flags the context keeps in step with its inserted/updated/deleted sets.
     var isInsertedFlag = false, isUpdatedFlag = false, isDeletedFlag = false
     /// Set when the object's record vanished and `shouldDeleteInaccessibleFaults` let it read as deleted.

@@ -22,7 +22,7 @@ enum SlotValue {
 
     /// An attribute value, or none for nil.
     init(attribute value: Any?) {
-        self = value.map(SlotValue.value) ?? .none
+        if let value { self = .value(value) } else { self = .none }
     }
 
     /// The slot form of a value of `property` given as `Any` (cold paths
