@@ -51,7 +51,7 @@ struct PropertyValues {
     mutating func resolve(_ slot: Int, to value: SlotValue) {
         if slots.isEmpty {
             guard !value.isNone else { return }
-            slots = ContiguousArray(repeating: .none, count: layout.count)
+            slots = .empty(count: layout.count)
         }
         slots[slot] = value
     }

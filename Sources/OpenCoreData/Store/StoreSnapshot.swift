@@ -24,7 +24,7 @@ public struct StoreSnapshot: @unchecked Sendable {
         self.objectID = objectID
         self.version = version
         self.layout = layout
-        values = ContiguousArray(repeating: .none, count: layout.count)
+        values = .empty(count: layout.count)
     }
 
     /// A record of `objectID` with the given values by property name.
