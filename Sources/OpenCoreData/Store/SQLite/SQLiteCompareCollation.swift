@@ -37,7 +37,8 @@ enum SQLiteCompareCollation {
             if index < common { return x[index] < y[index] ? -1 : 1 }
             return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
         }
-        let result = ValueComparison.compareStrings(String(decoding: x, as: UTF8.self), String(decoding: y, as: UTF8.self))
+        let result = ValueComparison.compareStrings(String(decoding: x, as: UTF8.self),
+                                                    String(decoding: y, as: UTF8.self))
         return Int32(result.rawValue)
     }
 
