@@ -5,9 +5,20 @@
 /// `String`, `Date`, `Data`, `UUID`, `URL`.
 open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     /// The type of the attribute's values.
-    public var attributeType: NSAttributeType = .undefinedAttributeType {
-        willSet { ensureEditable("attributeType of \(name)") }
+    public var attributeType: NSAttributeType {
+        get { attributeTypeStorage }
+        set {
+            ensureEditable("attributeType of \(name)")
+            attributeTypeStorage = newValue
+        }
     }
+    // Read by every value set through key-value coding; release builds skip
+    // its exclusivity check (~76 instructions), debug builds keep it.
+    #if DEBUG
+    private var attributeTypeStorage: NSAttributeType = .undefinedAttributeType
+    #else
+    @exclusivity(unchecked) private var attributeTypeStorage: NSAttributeType = .undefinedAttributeType
+    #endif
 
     /// The class name the model states, if any (`attributeValueClassName` defaults it).
     private(set) var explicitValueClassName: String?

@@ -29,7 +29,17 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// slow every retain of it): the context clears this reference of every
     /// object it tracks when it is reset or goes away, and every object with
     /// a context is tracked by it.
-    public internal(set) unowned(unsafe) var managedObjectContext: NSManagedObjectContext?
+    public internal(set) var managedObjectContext: NSManagedObjectContext? {
+        get { contextStorage }
+        set { contextStorage = newValue }
+    }
+    // Read by every property access and change; release builds skip its
+    // exclusivity check, as `values`'.
+    #if DEBUG
+    private unowned(unsafe) var contextStorage: NSManagedObjectContext?
+    #else
+    @exclusivity(unchecked) private unowned(unsafe) var contextStorage: NSManagedObjectContext?
+    #endif
 
     /// Current values by slot (see `PropertyValues`).
     ///
