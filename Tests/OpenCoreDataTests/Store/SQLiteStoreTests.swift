@@ -81,6 +81,9 @@ import GRDB
             #expect(row["ZLINK"] as String == "https://example.com/a?b=c")
             #expect(row["ZBYTES"] as Data == Data([0, 1, 2]))
             #expect(row["ZLARGE"] as Int64 == Int64.max)
+            // Each kind SQLiteSlotBinding binds straight from the slot, sign and width kept.
+            #expect(row["ZSMALL"] as Int64 == -3 && row["ZMEDIUM"] as Int64 == 70_000)
+            #expect(row["ZRATIO"] as Double == 0.25 && row["ZSINGLE"] as Double == 1.5)
             #expect(try Int.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Thing'") == 1)
         }
         let reader = try TestStack.reader(of: context)
