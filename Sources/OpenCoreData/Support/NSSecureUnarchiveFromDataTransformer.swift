@@ -62,7 +62,7 @@ enum KeyedArchive {
     /// The root object of the keyed archive `data`; nil when it is damaged or,
     /// with `allowedClasses`, names a class that is none of them nor a subclass.
     static func unarchive(_ data: Data, allowedClasses: [AnyClass]?) -> Any? {
-        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+        guard let plist = try? UntrustedPropertyList.propertyList(from: data) as? [String: Any],
               isWellFormed(plist) else { return nil }
         if let allowedClasses, !namesOnly(allowedClasses, in: plist) { return nil }
         guard let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }

@@ -33,7 +33,7 @@ struct FetchedResultsCache {
     func read() -> [FetchedResultsEntry]? {
         guard !context.hasChanges, context.parent == nil, let coordinator = context.persistentStoreCoordinator,
               let data = try? Data(contentsOf: file),
-              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+              let plist = try? UntrustedPropertyList.propertyList(from: data) as? [String: Any],
               plist["fingerprint"] as? String == fingerprint, plist["stamp"] as? String == stamp(),
               plist["saves"] as? String == saves() || plist["instances"] as? String != instances(),
               let rows = plist["entries"] as? [[Any]] else { return nil }

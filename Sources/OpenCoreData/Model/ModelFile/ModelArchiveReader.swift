@@ -26,7 +26,7 @@ enum ModelArchiveReader {
         var entities: [Int: NSEntityDescription] = [:]
 
         init(_ data: Data) throws {
-            let decoded = try? PropertyListSerialization.propertyList(from: data, format: nil)
+            let decoded = try? UntrustedPropertyList.propertyList(from: data)
             guard let plist = decoded as? [String: Any], plist["$archiver"] as? String == "NSKeyedArchiver",
                   let objects = plist["$objects"] as? [Any],
                   let root = (plist["$top"] as? [String: Any])?["root"].flatMap(Self.uid) else {

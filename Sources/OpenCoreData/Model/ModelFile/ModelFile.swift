@@ -101,7 +101,7 @@ public struct ModelVersionBundle: Sendable {
     public static func currentVersionName(plist data: Data, file: URL? = nil) throws -> String? {
         let plist: Any
         do {
-            plist = try PropertyListSerialization.propertyList(from: data, format: nil)
+            plist = try UntrustedPropertyList.propertyList(from: data)
         } catch {
             throw ModelFileError(.unreadable, "Not a property list: \(error.localizedDescription)", file: file)
         }

@@ -34,7 +34,7 @@ enum SQLiteMetadata {
             let plist = Data.fromDatabaseValue(plistValue) ?? Data()
             let decoded: Any
             do {
-                decoded = try PropertyListSerialization.propertyList(from: plist, format: nil)
+                decoded = try UntrustedPropertyList.propertyList(from: plist)
             } catch {
                 throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The store's Z_METADATA.Z_PLIST is not a property list: \(error.localizedDescription)",
                                        userInfo: [NSUnderlyingErrorKey: error as NSError])

@@ -27,7 +27,7 @@ struct SQLiteModelCacheNames {
 
     init(cache blob: Data) {
         guard let archive = try? Data(Inflate.decompress(Array(blob), limit: 64 << 20)),
-              let plist = try? PropertyListSerialization.propertyList(from: archive, format: nil) as? [String: Any],
+              let plist = try? UntrustedPropertyList.propertyList(from: archive) as? [String: Any],
               let objects = plist["$objects"] as? [Any] else { return }
         for case let text as String in objects {
             guard let first = text.unicodeScalars.first, first.properties.isLowercase,
