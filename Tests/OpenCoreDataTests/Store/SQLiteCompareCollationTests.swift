@@ -17,7 +17,9 @@ import Testing
     }
 
     private static func collate(_ x: String, _ y: String) -> Int32 {
-        Array(x.utf8).withUnsafeBytes { a in Array(y.utf8).withUnsafeBytes { b in SQLiteCompareCollation.compare(a, b) } }
+        Array(x.utf8).withUnsafeBytes { a in
+            Array(y.utf8).withUnsafeBytes { b in SQLiteCompareCollation.compare(a, b) }
+        }
     }
 
     @Test func ordersAsTheInMemoryComparison() {

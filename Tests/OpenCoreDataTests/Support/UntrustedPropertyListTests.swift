@@ -34,9 +34,11 @@ import Testing
             let read = try #require(try UntrustedPropertyList.propertyList(from: data) as? [String: Any])
             #expect((read["k"] as? [Any])?.count == 6)
         }
-        let archive = try NSKeyedArchiver.archivedData(withRootObject: ["a": "b"] as NSDictionary, requiringSecureCoding: false)
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: ["a": "b"] as NSDictionary,
+                                                       requiringSecureCoding: false)
         #expect(!UntrustedPropertyList.holdsSetsOrIsDamaged(archive))
-        #expect((NSKeyedUnarchiveFromDataTransformer().transformedValue(archive) as? NSDictionary)?["a"] as? String == "b")
+        let read = NSKeyedUnarchiveFromDataTransformer().transformedValue(archive) as? NSDictionary
+        #expect(read?["a"] as? String == "b")
     }
 
     @Test func damagedTrailersAreErrors() throws {
@@ -47,7 +49,9 @@ import Testing
             var damaged = good
             damaged[position] ^= 0xFF
             // Either refused here or left to Foundation, which then reads or throws: never a crash.
-            if !UntrustedPropertyList.holdsSetsOrIsDamaged(damaged) { _ = try? UntrustedPropertyList.propertyList(from: damaged) }
+            if !UntrustedPropertyList.holdsSetsOrIsDamaged(damaged) {
+                _ = try? UntrustedPropertyList.propertyList(from: damaged)
+            }
         }
     }
 }
