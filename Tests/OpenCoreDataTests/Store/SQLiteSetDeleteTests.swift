@@ -4,7 +4,7 @@ import Testing
 @testable import OpenCoreDataCore
 
 /// The SQLite store deletes a save's records by set (a statement per entity
-/// and 500 records) with the same outcome as one by one: every row and its
+/// and 512 records) with the same outcome as one by one: every row and its
 /// join rows gone, and optimistic locking per record ("Core Data… compares
 /// the Z_OPT of the row with the version of the snapshot", coredata-wave2.md
 /// §4.3): one record changed elsewhere fails the whole save and deletes nothing.

@@ -20,7 +20,7 @@ import Testing
                 where relationship.isToMany {
                     let destination = try #require(relationship.destinationEntity.flatMap(store.mapping.entity))
                     let sql = try #require(SQLiteRecordReader.destinationQuery(
-                        storage, destinationTable: destination.table, owners: 3))
+                        storage, destinationTable: destination.table, owners: "?, ?, ?"))
                     let rows = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: [1, 2, 3])
                     plans["\(entity.name!).\(relationship.name)"] = rows.map { $0["detail"] as String }
                         .joined(separator: "; ")

@@ -39,8 +39,9 @@ struct SQLiteFetchExecution {
         guard let entity = store.mapping.entity(fetch.entity) else { return 0 }
         let plan = plan(entity, sorted: false)
         guard !plan.inMemory else { return try run().ids.count }
-        return try store.reader.read { db in
-            try Int.fetchOne(db.makeStatement(sql: "SELECT COUNT(*) FROM (\(plan.sql))"), arguments: StatementArguments(plan.arguments)) ?? 0
+        return try store.readOneQuery { db in
+            try Int.fetchOne(db.makeStatement(sql: "SELECT COUNT(*) FROM (\(plan.sql))"),
+                             arguments: StatementArguments(plan.arguments)) ?? 0
         }
     }
 

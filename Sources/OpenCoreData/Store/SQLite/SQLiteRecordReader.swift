@@ -1,14 +1,11 @@
 import GRDB
 
-/// Reads records back into snapshots: one query per table and chunk of 500
-/// keys for the rows, their to-many relationships left `.unread` (as Core
+/// Reads records back into snapshots: one query per table and chunk of keys
+/// (``SQLiteKeyList``) for the rows, their to-many relationships left `.unread` (as Core
 /// Data's snapshots hold no to-many relationships); `destinations(of:via:)`
 /// reads those with one query per chunk of owners (from the inverse key, the
 /// join table or the hidden key, in order-key order when ordered).
 struct SQLiteRecordReader {
-    /// Keys per `IN (…)` list: well below SQLite's bound-parameter limit.
-    static let chunkSize = 500
-
     let store: SQLiteStore
     let db: Database
     /// Resolves a blob kept outside the database; made once per reader, not per value.
@@ -46,22 +43,31 @@ struct SQLiteRecordReader {
         let byTable = Dictionary(grouping: ids) { store.mapping.entity($0.entity)?.table ?? "" }
         for (table, group) in byTable where !table.isEmpty {
             let wanted = Dictionary(group.map { ($0.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
-            for chunk in Self.chunks(Array(wanted.keys)) {
+            for chunk in SQLiteKeyList.chunks(of: Array(wanted.keys)) {
                 try readRows(table: table, keys: chunk, wanted: wanted, into: &found)
             }
         }
         return Dictionary(found.map { (ObjectKey($0.objectID), $0) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// Whether `snapshots(for: ids)` runs at most one query: the records are
+    /// of one table and fit one key list. Entity by entity, so that a batch
+    /// of one entity costs no mapping lookups.
+    static func readsInOneQuery(_ ids: [NSManagedObjectID], mapping: SQLiteMapping) -> Bool {
+        guard ids.count <= SQLiteKeyList.maximumCount else { return false }
+        guard let first = ids.first?.entity else { return true }
+        let table = mapping.entity(first)?.table
+        return ids.allSatisfy { $0.entity === first || mapping.entity($0.entity)?.table == table }
+    }
+
     /// Reads the rows `keys` of `table`, keeping those whose Z_ENT is the entity the ID names.
-    private func readRows(table: String, keys: [Int64], wanted: [Int64: NSManagedObjectID],
+    private func readRows(table: String, keys: SQLiteKeyList, wanted: [Int64: NSManagedObjectID],
                           into found: inout [StoreSnapshot]) throws {
-        let sql = "SELECT * FROM \(table) WHERE Z_PK IN (\(Self.placeholders(keys.count)))"
         store.recordQueryCount += 1
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = try keys.statement("SELECT * FROM \(table) WHERE Z_PK IN (\(keys.placeholders))", in: db)
         let layout = SQLiteRowLayout(columnNames: statement.columnNames)
         let pkPosition = statement.columnNames.firstIndex { $0.uppercased() == "Z_PK" } ?? 0
-        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(keys))
+        let rows = try Row.fetchCursor(statement)
         let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
         while try rows.next() != nil {
             guard let pk = columns.integer(pkPosition), let id = wanted[pk],
@@ -107,12 +113,12 @@ struct SQLiteRecordReader {
               let storage = owner.relationships.first(where: { $0.relationship === relationship })?.storage,
               let destinationTable = relationship.destinationEntity.flatMap(store.mapping.entity)?.table else { return [:] }
         var found: [Int64: [NSManagedObjectID]] = [:]
-        for chunk in Self.chunks(keys) {
-            guard let sql = Self.destinationQuery(storage, destinationTable: destinationTable, owners: chunk.count)
-            else { return [:] }
+        for chunk in SQLiteKeyList.chunks(of: keys) {
+            guard let sql = Self.destinationQuery(storage, destinationTable: destinationTable,
+                                                  owners: chunk.placeholders) else { return [:] }
             store.toManyQueryCount += 1
-            let statement = try db.cachedStatement(sql: sql)
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
+            let statement = try chunk.statement(sql, in: db)
+            let rows = try Row.fetchCursor(statement)
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
             while try rows.next() != nil {
                 guard let source = columns.integer(0), let key = columns.integer(1),
@@ -124,13 +130,14 @@ struct SQLiteRecordReader {
         return found
     }
 
-    /// The query for the destinations of `owners` records through a to-many
-    /// stored as `storage`: owner key, destination key and entity, by owner
-    /// then in the relationship's order. Ordered by the owner's column first,
-    /// as its index is (with Z_PK, or the join table's key), so that SQLite
-    /// sorts nothing unless the relationship is ordered. Nil for a to-one.
-    static func destinationQuery(_ storage: SQLiteMapping.Storage, destinationTable: String, owners: Int) -> String? {
-        let keys = placeholders(owners)
+    /// The query for the destinations of the records whose keys go in
+    /// `owners` (the placeholders of `IN (…)`) through a to-many stored as
+    /// `storage`: owner key, destination key and entity, by owner then in the
+    /// relationship's order. Ordered by the owner's column first, as its
+    /// index is (with Z_PK, or the join table's key), so that SQLite sorts
+    /// nothing unless the relationship is ordered. Nil for a to-one.
+    static func destinationQuery(_ storage: SQLiteMapping.Storage, destinationTable: String, owners keys: String)
+        -> String? {
         switch storage {
         case .foreignKey:
             return nil
@@ -144,13 +151,5 @@ struct SQLiteRecordReader {
                 + " JOIN \(destinationTable) d ON d.Z_PK = j.\(join.destination) WHERE j.\(join.source) IN (\(keys))"
                 + " ORDER BY j.\(join.source), \(join.order.map { "j.\($0), " } ?? "")j.\(join.destination)"
         }
-    }
-
-    static func chunks(_ keys: [Int64]) -> [[Int64]] {
-        stride(from: 0, to: keys.count, by: chunkSize).map { Array(keys[$0..<min($0 + chunkSize, keys.count)]) }
-    }
-
-    static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }

@@ -23,8 +23,8 @@ extension SQLiteRecordWriter {
         for ids in byEntity.values {
             let entity = try entity(of: ids[0])
             if let unsavable = ids.first(where: { $0.primaryKey == nil }) { throw self.unsavable(unsavable) }
-            for chunk in stride(from: 0, to: ids.count, by: SQLiteRecordReader.chunkSize) {
-                let records = Array(ids[chunk..<min(chunk + SQLiteRecordReader.chunkSize, ids.count)])
+            for chunk in stride(from: 0, to: ids.count, by: SQLiteKeyList.maximumCount) {
+                let records = Array(ids[chunk..<min(chunk + SQLiteKeyList.maximumCount, ids.count)])
                 stale += try delete(records, of: entity, versions: versions)
             }
         }
@@ -50,18 +50,17 @@ extension SQLiteRecordWriter {
             if stale.isEmpty { _ = try deleteRows([0: keys], from: entity.table) }
         }
         if checksVersions { try db.execute(sql: "RELEASE ocd_delete") }
-        let inKeys = "IN (\(SQLiteRecordReader.placeholders(keys.count)))"
-        let arguments = StatementArguments(keys)
         guard stale.isEmpty else { return stale }
         for value in previous { files.replaced(value) }
+        let list = SQLiteKeyList(keys: keys[...])
         for (_, storage) in entity.relationships {
             switch storage {
             case .joinTable(let join):
-                try statement("DELETE FROM \(join.table) WHERE \(join.source) \(inKeys)", count: keys.count)
-                    .execute(arguments: arguments)
+                try list.statement("DELETE FROM \(join.table) WHERE \(join.source) IN (\(list.placeholders))", in: db)
+                    .execute()
             case .hiddenForeignKey(let table, let column):
-                try statement("UPDATE \(table) SET \(column) = NULL WHERE \(column) \(inKeys)", count: keys.count)
-                    .execute(arguments: arguments)
+                try list.statement("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(list.placeholders))",
+                                   in: db).execute()
             case .foreignKey, .inverseForeignKey:
                 break // the rows pointing here follow their own delete rules (No Action keeps them dangling)
             }
@@ -74,11 +73,10 @@ extension SQLiteRecordWriter {
     private func deleteRows(_ byVersion: [Int64: [Int64]], from table: String) throws -> Bool {
         var deletedAll = true
         for (version, keys) in byVersion {
+            let list = SQLiteKeyList(keys: keys[...])
             let condition = version > 0 ? " AND Z_OPT = ?" : ""
-            let deletion = try statement("DELETE FROM \(table) WHERE Z_PK IN "
-                                         + "(\(SQLiteRecordReader.placeholders(keys.count)))\(condition)",
-                                         count: keys.count)
-            try deletion.execute(arguments: StatementArguments(version > 0 ? keys + [version] : keys))
+            try list.statement("DELETE FROM \(table) WHERE Z_PK IN (\(list.placeholders))\(condition)", in: db,
+                               trailing: version > 0 ? [version] : []).execute()
             if version > 0, db.changesCount != keys.count { deletedAll = false }
         }
         return deletedAll
@@ -90,20 +88,13 @@ extension SQLiteRecordWriter {
     private func staleRecords(_ ids: [NSManagedObjectID], of entity: SQLiteMapping.Entity,
                               versions: [ObjectKey: Int64]) throws -> [NSManagedObjectID] {
         try db.execute(sql: "ROLLBACK TO ocd_delete")
-        let keys = ids.map { $0.primaryKey! }
-        let current = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_OPT FROM \(entity.table) WHERE Z_PK IN "
-                                       + "(\(SQLiteRecordReader.placeholders(keys.count)))",
-                                       arguments: StatementArguments(keys))
+        let list = SQLiteKeyList(keys: ids.map { $0.primaryKey! }[...])
+        let current = try Row.fetchAll(list.statement(
+            "SELECT Z_PK, Z_OPT FROM \(entity.table) WHERE Z_PK IN (\(list.placeholders))", in: db))
         let versionByKey = Dictionary(current.map { ($0[0] as Int64, $0[1] as Int64) }, uniquingKeysWith: { a, _ in a })
         return ids.filter { id in
             let version = versions[ObjectKey(id)] ?? 0
             return version > 0 && versionByKey[id.primaryKey!] != version
         }
-    }
-
-    /// A statement for `sql`, kept in the connection's cache only for full
-    /// chunks, so that the cache does not fill with one statement per remainder size.
-    private func statement(_ sql: String, count: Int) throws -> Statement {
-        count == SQLiteRecordReader.chunkSize ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
     }
 }

@@ -140,8 +140,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
         guard !missing.isEmpty else { return found }
         let wanted = batches.widened(missing)
+        let read = { (db: Database) in try SQLiteRecordReader(store: self, db: db).snapshots(for: wanted) }
         var loaded = try translatingErrors {
-            try reader.read { db in try SQLiteRecordReader(store: self, db: db).snapshots(for: wanted) }
+            try SQLiteRecordReader.readsInOneQuery(wanted, mapping: mapping) ? readOneQuery(read) : reader.read(read)
         }
         for id in missing { found[id] = loaded.removeValue(forKey: ObjectKey(id)) }
         debugLog?.fulfilledFromDatabase(missing)
@@ -154,10 +155,12 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         -> [ObjectKey: [NSManagedObjectID]] {
         let owners = ids.filter { $0.storeIdentifier == identifier && $0.primaryKey != nil }
         guard !owners.isEmpty else { return [:] }
+        let keys = owners.map { $0.primaryKey! }
+        let read = { (db: Database) in
+            try SQLiteRecordReader(store: self, db: db).destinations(of: keys, via: relationship)
+        }
         let byKey = try translatingErrors {
-            try reader.read { db in
-                try SQLiteRecordReader(store: self, db: db).destinations(of: owners.map { $0.primaryKey! }, via: relationship)
-            }
+            try owners.count <= SQLiteKeyList.maximumCount ? readOneQuery(read) : reader.read(read)
         }
         var found: [ObjectKey: [NSManagedObjectID]] = [:]
         for owner in owners { if let destinations = byKey[owner.primaryKey!] { found[owner] = destinations } }
@@ -358,15 +361,21 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         NSError.coreData(NSPersistentStoreSaveError, "The SQLite store has no table for entity \(entity.name ?? "").")
     }
 
-    /// Runs `body`, turning GRDB errors into NSErrors (NSSQLiteError, 134180,
-    /// or NSPersistentStoreTimeoutError when the database stayed locked; a
-    /// value GRDB could not convert, which only a damaged file holds, into
-    /// NSPersistentStoreOpenError, 134080).
     /// The read transactions of the query generation the current read is pinned to, by store identity.
     @TaskLocal static var pinnedReads: [ObjectIdentifier: DatabaseSnapshot]?
 
     /// Where reads go: the pinned generation's snapshot of this store, or the current database.
     var reader: any DatabaseReader { Self.pinnedReads?[ObjectIdentifier(self)] ?? database }
+
+    /// Runs `body`, which runs at most one query, on the current database
+    /// without the transaction `read(_:)` opens around it (or in the pinned
+    /// generation's snapshot). A lone SELECT is a transaction of its own in
+    /// SQLite, so it sees one state of the file either way; the BEGIN and
+    /// COMMIT cost ~36k instructions, a quarter of firing one fault.
+    func readOneQuery<T>(_ body: (Database) throws -> T) throws -> T {
+        if let pinned = Self.pinnedReads?[ObjectIdentifier(self)] { return try pinned.read(body) }
+        return try database.unsafeRead(body)
+    }
 
     /// A read transaction kept open on the store's current data, for a query generation; nil when the store is
     /// not a WAL database (an in-memory SQLite store), which cannot keep one.
@@ -384,6 +393,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
+    /// Runs `body`, turning GRDB errors into NSErrors (NSSQLiteError, 134180,
+    /// or NSPersistentStoreTimeoutError when the database stayed locked; a
+    /// value GRDB could not convert, which only a damaged file holds, into
+    /// NSPersistentStoreOpenError, 134080).
     func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()

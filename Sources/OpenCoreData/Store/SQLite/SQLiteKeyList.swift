@@ -1,0 +1,69 @@
+import GRDB
+import GRDBSQLite
+
+/// Primary keys for an `… IN (?, ?, …)` list, in chunks of at most
+/// ``maximumCount`` keys, each chunk's parameters padded to a power of two
+/// by repeating its last key (an `IN` list is a set: the padding matches no
+/// other row).
+///
+/// Padding gives a query shape at most ten SQL texts, so its statements stay
+/// in the connection's cache instead of being prepared per chunk (about 660k
+/// instructions for 500 placeholders), and the keys are bound with
+/// `sqlite3_bind_int64` rather than through `StatementArguments` (about 1,300
+/// instructions a key).
+struct SQLiteKeyList {
+    /// The most keys in one list: well below SQLite's bound-parameter limit.
+    static let maximumCount = 512
+
+    /// The keys of this chunk, in the order given.
+    let keys: ArraySlice<Int64>
+
+    /// The number of `?` parameters the list takes: the keys' count rounded up to a power of two.
+    var parameterCount: Int { Self.parameterCount(for: keys.count) }
+
+    /// `?, ?, …` with ``parameterCount`` parameters, for the inside of `IN (…)`.
+    var placeholders: String { Self.placeholderLists[parameterCount.trailingZeroBitCount] }
+
+    /// `keys` in chunks of at most ``maximumCount``; none for no keys.
+    static func chunks(of keys: [Int64]) -> [SQLiteKeyList] {
+        stride(from: 0, to: keys.count, by: maximumCount).map {
+            SQLiteKeyList(keys: keys[$0..<min($0 + maximumCount, keys.count)])
+        }
+    }
+
+    /// The parameters a list of `count` keys (1 through ``maximumCount``) takes.
+    static func parameterCount(for count: Int) -> Int {
+        count <= 1 ? 1 : 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
+    }
+
+    /// `?, ?, …` for 1, 2, 4, … ``maximumCount`` parameters, by exponent.
+    private static let placeholderLists: [String] = (0...maximumCount.trailingZeroBitCount).map {
+        String(repeating: "?, ", count: (1 << $0) - 1) + "?"
+    }
+
+    /// The cached statement for `sql`, whose parameters are this list's
+    /// (``placeholders``) followed by `trailing`, with all of them bound.
+    ///
+    /// The statement is marked as holding its arguments, so GRDB only resets
+    /// it before running it (`execute()` or a cursor without arguments) and
+    /// the bindings made here stay.
+    func statement(_ sql: String, in db: Database, trailing: [Int64] = []) throws -> Statement {
+        let statement = try db.cachedStatement(sql: sql)
+        statement.setUncheckedArguments(StatementArguments())
+        let sqliteStatement = statement.sqliteStatement
+        var index: CInt = 0
+        func bind(_ value: Int64) throws {
+            index += 1
+            let code = sqlite3_bind_int64(sqliteStatement, index, value)
+            guard code == SQLITE_OK else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+            }
+        }
+        for key in keys { try bind(key) }
+        if let last = keys.last {
+            for _ in keys.count..<parameterCount { try bind(last) }
+        }
+        for value in trailing { try bind(value) }
+        return statement
+    }
+}
