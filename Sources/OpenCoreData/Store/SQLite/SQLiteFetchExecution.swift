@@ -55,6 +55,10 @@ struct SQLiteFetchExecution {
         // Prefetching selects the rows' columns too, so the records come with
         // the IDs instead of from a second pass over the result's keys.
         if prefetches { plan.sql = Self.selectIDs + ", t0.*" + plan.sql.dropFirst(Self.selectIDs.count) }
+        // A damaged Z_ENT index can select a row the table gives another Z_ENT
+        // (SQLite matches the index entry and reads the table's value): such a
+        // row is not one of the fetched entities, whatever the WHERE said.
+        let fetched = request.includesSubentities ? entity.numbers : entity.number...entity.number
         let (keys, snapshots) = try store.reader.read { db in
             var keys = SelectedKeys()
             var snapshots: [StoreSnapshot] = []
@@ -64,7 +68,8 @@ struct SQLiteFetchExecution {
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
             while try rows.next() != nil {
-                guard let pk = columns.integer(0), let number = columns.integer(1).flatMap({ Int(exactly: $0) }) else { continue }
+                guard let pk = columns.integer(0), let number = columns.integer(1).flatMap({ Int(exactly: $0) }),
+                      fetched.contains(number) else { continue }
                 if prefetches {
                     guard let reads = layout.reads(number: number, in: store.mapping),
                           let snapshot = reader.snapshot(of: store.objectID(for: reads.description, primaryKey: pk),

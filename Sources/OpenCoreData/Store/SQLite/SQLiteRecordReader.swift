@@ -96,9 +96,13 @@ struct SQLiteRecordReader {
         for slot in reads.toManySlots { snapshot[slot] = .unread }
         for toOne in reads.toOnes {
             guard let key = row.integer(toOne.keyPosition) else { continue }
-            let destination = toOne.entityPosition.flatMap { row.integer($0) }.flatMap { Int(exactly: $0) }
+            // A damaged entity column may name no entity, or one outside the
+            // relationship's destinations: the declared destination stands.
+            let named = toOne.entityPosition.flatMap { row.integer($0) }.flatMap { Int(exactly: $0) }
                 .flatMap(store.mapping.entity(number:))
-                ?? toOne.destination
+            let destination = named.flatMap { named in
+                toOne.destination.map(named.isKindOf(entity:)) == false ? nil : named
+            } ?? toOne.destination
             if let destination {
                 snapshot[toOne.slot] = .id(destinationIDs.id(of: destination, primaryKey: key, in: store))
             }
@@ -111,7 +115,8 @@ struct SQLiteRecordReader {
     func destinations(of keys: [Int64], via relationship: NSRelationshipDescription) throws -> [Int64: [NSManagedObjectID]] {
         guard let owner = relationship.entity.flatMap(store.mapping.entity),
               let storage = owner.relationships.first(where: { $0.relationship === relationship })?.storage,
-              let destinationTable = relationship.destinationEntity.flatMap(store.mapping.entity)?.table else { return [:] }
+              let destinationEntity = relationship.destinationEntity.flatMap(store.mapping.entity) else { return [:] }
+        let destinationTable = destinationEntity.table
         var found: [Int64: [NSManagedObjectID]] = [:]
         for chunk in SQLiteKeyList.chunks(of: keys) {
             guard let sql = Self.destinationQuery(storage, destinationTable: destinationTable,
@@ -121,8 +126,10 @@ struct SQLiteRecordReader {
             let rows = try Row.fetchCursor(statement)
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
             while try rows.next() != nil {
+                // A row whose Z_ENT is outside the destination's entities (a damaged file) is no destination.
                 guard let source = columns.integer(0), let key = columns.integer(1),
                       let number = columns.integer(2).flatMap({ Int(exactly: $0) }),
+                      destinationEntity.numbers.contains(number),
                       let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }
                 found[source, default: []].append(destination)
             }
