@@ -81,7 +81,7 @@ extension NSManagedObjectContext {
     }
 
     /// Reads the unread to-many relationships of `objects` (only
-    /// `relationship` when given): one read per store, relationship and 500
+    /// `relationship` when given): one read per store, relationship and 512
     /// owners, instead of one per object.
     func readToManyFaults(of objects: [NSManagedObject], only relationship: NSRelationshipDescription? = nil) {
         var owners: [ObjectIdentifier: (NSRelationshipDescription, Int, [NSManagedObject])] = [:]
@@ -100,7 +100,7 @@ extension NSManagedObjectContext {
     }
 
     /// The destinations of the to-many `relationship` of the records `ids`,
-    /// as their stores hold them (one read per store and 500 owners), or as
+    /// as their stores hold them (one read per store and 512 owners), or as
     /// the parent of a nested context sees them; a failed read leaves its
     /// IDs out.
     func readDestinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription)

@@ -11,7 +11,7 @@ import GRDB
 /// is one snapshot load per candidate row.
 ///
 /// A fetch of managed objects with property values (and no batch size) also
-/// reads the selected rows' records in the same SELECT (plus one query per 500
+/// reads the selected rows' records in the same SELECT (plus one query per 512
 /// rows and per to-many relationship), instead of one read per fault fired
 /// afterwards.
 struct SQLiteFetchExecution {
