@@ -44,10 +44,16 @@ import Testing
         container.loadPersistentStores { _, error in reported.append(error) }
         #expect(reported.count == 1 && reported[0] == nil)
         #expect(container.persistentStoreCoordinator.persistentStores.count == 1)
-        let context = container.viewContext
-        let album = NSEntityDescription.insertNewObject(forEntityName: "Album", into: context)
-        album.setValue("Holidays", forKey: "name")
-        try context.save()
+        // On the main actor: the view context is a main-queue context, which Core Data lets code use directly
+        // only on the main thread. Used from the cooperative pool, it raced its own end-of-turn processing on
+        // the main queue (ThreadSanitizer, 2026-11-25).
+        let box = UncheckedBox(container)
+        try await MainActor.run {
+            let context = box.value.viewContext
+            let album = NSEntityDescription.insertNewObject(forEntityName: "Album", into: context)
+            album.setValue("Holidays", forKey: "name")
+            try context.save()
+        }
         let names = try await container.performBackgroundTask { background in
             try background.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album")).map { $0.value(forKey: "name") as? String }
         }
