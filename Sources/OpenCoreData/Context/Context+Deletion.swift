@@ -37,14 +37,51 @@ extension NSManagedObjectContext {
         // next one. Each wave's faults load together (one read per store and
         // 1000 objects, not one per object), and taking the wave whole keeps
         // the queue linear where removing its first element was quadratic.
+        //
+        // The destinations a rule goes on to change (a Cascade deletes them, a
+        // Nullify clears their inverse) are read with their records, one query
+        // where a fault of each would be another: the rows stay cached, held
+        // here, through this wave's rules and the next wave's faults.
+        var held: [StoreRowCache.Row] = []
         while !pendingDeletes.isEmpty {
             let wave = pendingDeletes
             pendingDeletes = []
-            fulfillFaults(wave)
-            readToManyFaults(of: wave)
-            for object in wave { runDeleteRules(of: object) }
+            withExtendedLifetime(held) { fulfillFaults(wave) }
+            held = readToManyFaults(of: wave, readingDestinations: Self.changesDestinationsWhenDeleted)
+            withExtendedLifetime(held) {
+                readInverseToManys(nullifiedBy: wave)
+                for object in wave { runDeleteRules(of: object) }
+            }
         }
         for object in deleted.objects where object.isInsertedFlag { forget(object) }
+    }
+
+    /// A Nullify across a many-to-many removes each deleted object from its
+    /// destinations' own to-many: those are read here for the whole wave,
+    /// one query per relationship and 512 destinations, where each
+    /// destination's rule would read its own.
+    private func readInverseToManys(nullifiedBy wave: [NSManagedObject]) {
+        var byInverse: [ObjectIdentifier: (NSRelationshipDescription, [NSManagedObject])] = [:]
+        for object in wave where object.isDeletedFlag && !object.isFault {
+            for relationship in object.entity.relationshipsInNameOrder
+            where relationship.isToMany && relationship.deleteRule == .nullifyDeleteRule {
+                guard let inverse = relationship.inverseRelationship, inverse.isToMany else { continue }
+                byInverse[ObjectIdentifier(inverse), default: (inverse, [])].1 += object.destinations(of: relationship)
+            }
+        }
+        for (inverse, destinations) in byInverse.values {
+            fulfillFaults(destinations)
+            readToManyFaults(of: destinations, only: inverse)
+        }
+    }
+
+    /// Whether deleting an owner of `relationship` changes its destinations.
+    private static func changesDestinationsWhenDeleted(_ relationship: NSRelationshipDescription) -> Bool {
+        switch relationship.deleteRule {
+        case .cascadeDeleteRule: true
+        case .nullifyDeleteRule: relationship.inverseRelationship != nil
+        case .denyDeleteRule, .noActionDeleteRule: false
+        }
     }
 
     /// Runs the rules of `object`'s relationships: Nullify clears the
@@ -53,8 +90,7 @@ extension NSManagedObjectContext {
         guard object.isDeletedFlag else { return }
         object.fireFaultIfNeeded()
         object.prepareForDeletion()
-        let relationships = object.entity.relationshipsByName.values.sorted { $0.name < $1.name }
-        for relationship in relationships {
+        for relationship in object.entity.relationshipsInNameOrder {
             switch relationship.deleteRule {
             case .nullifyDeleteRule:
                 object.clearDestinations(of: relationship)

@@ -82,8 +82,14 @@ extension NSManagedObjectContext {
 
     /// Reads the unread to-many relationships of `objects` (only
     /// `relationship` when given): one read per store, relationship and 512
-    /// owners, instead of one per object.
-    func readToManyFaults(of objects: [NSManagedObject], only relationship: NSRelationshipDescription? = nil) {
+    /// owners, instead of one per object. The relationships
+    /// `readingDestinations` accepts read their destinations' records in the
+    /// same queries; the rows are returned, and stay in the row cache while
+    /// the caller holds them.
+    @discardableResult
+    func readToManyFaults(of objects: [NSManagedObject], only relationship: NSRelationshipDescription? = nil,
+                          readingDestinations: (NSRelationshipDescription) -> Bool = { _ in false })
+        -> [StoreRowCache.Row] {
         var owners: [ObjectIdentifier: (NSRelationshipDescription, Int, [NSManagedObject])] = [:]
         for object in objects where object.managedObjectContext === self && !object.isFault {
             let layout = object.values.layout
@@ -93,10 +99,14 @@ extension NSManagedObjectContext {
                 owners[ObjectIdentifier(toMany), default: (toMany, slot, [])].2.append(object)
             }
         }
+        var rows: [StoreRowCache.Row] = []
         for (toMany, slot, group) in owners.values {
-            let read = readDestinations(of: group.map(\.objectID), via: toMany)
-            for object in group { object.fillUnreadToMany(slot, with: read[object.objectID] ?? []) }
+            let read = readDestinations(of: group.map(\.objectID), via: toMany,
+                                        withRecords: readingDestinations(toMany))
+            for object in group { object.fillUnreadToMany(slot, with: read.destinations[object.objectID] ?? []) }
+            rows += read.rows
         }
+        return rows
     }
 
     /// The destinations of the to-many `relationship` of the records `ids`,
@@ -105,18 +115,32 @@ extension NSManagedObjectContext {
     /// IDs out.
     func readDestinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription)
         -> [ObjectKey: [NSManagedObjectID]] {
-        if let parent { return askParent(parent) { parent.destinationsForChild(ids, via: relationship, self) } }
-        guard let coordinator = persistentStoreCoordinator else { return [:] }
-        var result: [ObjectKey: [NSManagedObjectID]] = [:]
+        readDestinations(of: ids, via: relationship, withRecords: false).destinations
+    }
+
+    /// `readDestinations(of:via:)`, and `withRecords` the destinations'
+    /// records as cached rows (none in a nested context: its parent has them).
+    private func readDestinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription,
+                                  withRecords: Bool)
+        -> (destinations: [ObjectKey: [NSManagedObjectID]], rows: [StoreRowCache.Row]) {
+        if let parent { return (askParent(parent) { parent.destinationsForChild(ids, via: relationship, self) }, []) }
+        guard let coordinator = persistentStoreCoordinator else { return ([:], []) }
+        var result: [ObjectKey: [NSManagedObjectID]] = [:], rows: [StoreRowCache.Row] = []
         let byStore = Dictionary(grouping: ids.filter { $0.persistentStore != nil }) {
             ObjectIdentifier($0.persistentStore!)
         }
         for ids in byStore.values {
             let store = ids[0].persistentStore!
-            let read = try? readStores(coordinator) { _ in try store.destinations(of: ids, via: relationship) }
-            result.merge(read ?? [:]) { first, _ in first }
+            typealias Read = (destinations: [ObjectKey: [NSManagedObjectID]], rows: [StoreRowCache.Row])
+            let read = try? readStores(coordinator) { cache -> Read in
+                guard withRecords else { return (try store.destinations(of: ids, via: relationship), []) }
+                let (destinations, records) = try store.destinationsWithRecords(of: ids, via: relationship)
+                return (destinations, cache.rememberRead(contentsOf: records))
+            }
+            result.merge(read?.destinations ?? [:]) { first, _ in first }
+            rows += read?.rows ?? []
         }
-        return result
+        return (result, rows)
     }
 
     func fulfill(_ object: NSManagedObject, with row: StoreRowCache.Row) {

@@ -78,6 +78,12 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         frozen?.relationshipsByName ?? Self.byName(properties.compactMap { $0 as? NSRelationshipDescription })
     }
 
+    /// The relationships, inherited ones included, in name order: the order
+    /// delete rules run in. A stored list once the model is frozen.
+    var relationshipsInNameOrder: [NSRelationshipDescription] {
+        frozen?.relationshipsInNameOrder ?? relationshipsByName.values.sorted { $0.name < $1.name }
+    }
+
     /// The attributes with a default value, which a new object starts with;
     /// a stored list once the model is frozen, so creating an object does not
     /// walk every attribute.
@@ -201,6 +207,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         let propertiesByName: [String: NSPropertyDescription]
         let attributesByName: [String: NSAttributeDescription]
         let relationshipsByName: [String: NSRelationshipDescription]
+        let relationshipsInNameOrder: [NSRelationshipDescription]
         let defaultedAttributes: [NSAttributeDescription]
         let transientAttributes: [NSAttributeDescription]
         let validatedProperties: [NSPropertyDescription]
@@ -218,6 +225,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             self.propertiesByName = propertiesByName
             self.attributesByName = attributesByName
             self.relationshipsByName = relationshipsByName
+            relationshipsInNameOrder = relationshipsByName.values.sorted { $0.name < $1.name }
             defaultedAttributes = attributesByName.values.filter { $0.defaultValue != nil }
             transientAttributes = attributesByName.values.filter(\.isTransient)
             validatedProperties = properties.filter(\.hasValidationRules)

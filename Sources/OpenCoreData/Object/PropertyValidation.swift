@@ -42,8 +42,7 @@ enum PropertyValidation {
     /// still has a destination not itself being deleted.
     static func validateDeletion(of object: NSManagedObject) throws {
         var errors: [NSError] = []
-        for relationship in object.entity.relationshipsByName.values.sorted(by: { $0.name < $1.name })
-        where relationship.deleteRule == .denyDeleteRule {
+        for relationship in object.entity.relationshipsInNameOrder where relationship.deleteRule == .denyDeleteRule {
             let remaining = object.destinations(of: relationship).filter { !$0.isDeleted }
             guard !remaining.isEmpty else { continue }
             errors.append(error(NSValidationRelationshipDeniedDeleteError, object, relationship.name,

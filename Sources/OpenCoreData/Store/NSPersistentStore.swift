@@ -92,6 +92,17 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The destinations of the to-many `relationship` of each record of
+    /// `ids` (as `destinations(of:via:)`), with the destinations' records:
+    /// what propagating a delete reads before the destinations' own rules
+    /// run. This general form reads the records in a second pass; a store
+    /// that can read both at once overrides it.
+    func destinationsWithRecords(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription)
+        throws -> (destinations: [ObjectKey: [NSManagedObjectID]], records: [StoreSnapshot]) {
+        let destinations = try destinations(of: ids, via: relationship)
+        return (destinations, Array(try snapshots(for: destinations.values.flatMap { $0 }).values))
+    }
+
     /// The records of `ids` with every to-many relationship read: what
     /// evaluating key paths over stored records needs.
     func completeSnapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {

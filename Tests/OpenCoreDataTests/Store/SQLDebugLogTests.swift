@@ -130,6 +130,26 @@ import Synchronization
         #expect(lines.contains("CoreData: annotation: fault fulfilled from database for : \(uri)"), "\(lines)")
     }
 
+    /// Core Data counts an entity that is alone in its table with `SELECT COUNT(*) FROM ZITEM`, no `Z_ENT`
+    /// condition (its SQLDebug output in fatbobman.com/en/posts/countincoredata), which SQLite answers from
+    /// the b-tree without decoding rows; with a predicate the count is one statement too, not a subquery.
+    @Test func countsOfAnEntityAloneInItsTableNeedNoEntityCondition() throws {
+        let capture = Capture()
+        let (context, url) = try Self.stack(level: 1, capture: capture)
+        _ = try Self.work(context)
+        let (all, rated) = try context.performAndWait {
+            let rated = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            rated.predicate = NSPredicate(format: "rating > %d", 3)
+            return (try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")),
+                    try context.count(for: rated))
+        }
+        #expect(all == 2 && rated == 1)
+        let uuid = try #require(context.persistentStoreCoordinator?.persistentStores.first?.identifier)
+        let counts = capture.lines(store: url.path, uuid: uuid).filter { $0.contains("COUNT(") }
+        let ratedSQL = "CoreData: sql: SELECT COUNT(*) FROM ZPHOTO t0 WHERE (t0.ZRATING > ? AND t0.ZRATING IS NOT NULL)"
+        #expect(counts == ["CoreData: sql: SELECT COUNT(*) FROM ZPHOTO t0", ratedSQL], "\(counts)")
+    }
+
     @Test func offMeansNoLogAtAll() throws {
         let capture = Capture()
         let (context, url) = try Self.stack(level: 0, capture: capture)

@@ -74,6 +74,63 @@ import Testing
         }
     }
 
+    /// The photos a Cascade deletes come with their records from the query
+    /// that finds them (one query, not a second by their keys), and the save
+    /// deletes every one.
+    @Test func aCascadeReadsTheDestinationsRecordsWithTheirKeys() throws {
+        let (context, store) = try Self.albums()
+        try context.performAndWait { () throws in
+            let albums = try Self.fetchAlbums(context)
+            let recordReads = store.recordQueryCount
+            for album in albums { context.delete(album) }
+            context.processPendingChanges()
+            #expect(store.toManyQueryCount == 1)
+            #expect(store.recordQueryCount == recordReads)
+            #expect(context.deletedObjects.count == 33)
+            #expect(context.deletedObjects.allSatisfy { !$0.isFault })
+            try context.save()
+            #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
+        }
+    }
+
+    /// A Nullify across a many-to-many reads the other side's records with
+    /// the join table's links and their own to-many for all of them at once,
+    /// and the save removes only the deleted links.
+    @Test func aNullifyReadsTheDestinationsRecordsThroughTheJoinTable() throws {
+        let writer = try TestStack.context(TestStack.quakesModel(), .sqlite)
+        try writer.performAndWait { () throws in
+            let countries = (0..<3).map { TestStack.insert("Country", into: writer, ["name": "c\($0)"]) }
+            for magnitude in [5.0, 6.0] {
+                let quake = TestStack.insert("Quake", into: writer, ["place": "here", "magnitude": magnitude])
+                quake.setValue(NSSet(array: countries), forKey: "countries")
+            }
+            try writer.save()
+        }
+        // A new coordinator: the writer's row cache would know the saved links.
+        let context = try TestStack.reader(of: writer)
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
+        try context.performAndWait { () throws in
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Quake")
+            request.predicate = NSPredicate(format: "magnitude == 5.0")
+            let quake = try #require(try context.fetch(request).first)
+            let (recordReads, toManyReads) = (store.recordQueryCount, store.toManyQueryCount)
+            context.delete(quake)
+            context.processPendingChanges()
+            // The quake's countries with their records, then the three countries' quakes together.
+            #expect(store.toManyQueryCount == toManyReads + 2)
+            let countries = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Country"))
+            #expect(countries.allSatisfy { !$0.isFault && !TestStack.set($0, "quakes").contains(quake) })
+            #expect(store.recordQueryCount == recordReads)
+            try context.save()
+        }
+        let reader = try TestStack.reader(of: writer)
+        try reader.performAndWait { () throws in
+            let countries = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Country"))
+            #expect(countries.map { TestStack.set($0, "quakes").map { $0.value(forKey: "magnitude") as? Double } }
+                    == [[6.0], [6.0], [6.0]])
+        }
+    }
+
     /// Prefetching a to-many key path reads it for every owner at once.
     @Test func prefetchingReadsOneQueryForAllOwners() throws {
         let (context, store) = try Self.albums()

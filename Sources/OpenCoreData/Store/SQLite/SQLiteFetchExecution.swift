@@ -29,19 +29,26 @@ struct SQLiteFetchExecution {
         /// The WHERE conditions, and whether the selection needs joins (to-one key paths).
         var conditions: [String] = []
         var hasJoins = false
+        /// `FROM <table> t0 <joins> WHERE <conditions>`: what the SELECT reads, without order or window.
+        var selection = ""
+        /// Whether LIMIT/OFFSET apply.
+        var windowed = false
         var inMemory: Bool { !residual.isEmpty || sortsInMemory }
     }
 
-    /// The number of selected rows: `SELECT COUNT(*)` over the fetch's own
-    /// SELECT (window included), unless part of it runs in memory; then the
-    /// IDs are selected and counted.
+    /// The number of selected rows: `SELECT COUNT(*)` of the fetch's own
+    /// selection (over its SELECT when a window applies), unless part of it
+    /// runs in memory; then the IDs are selected and counted. Without a
+    /// predicate on an entity alone in its table this is Core Data's
+    /// `SELECT COUNT(*) FROM <table>`, which SQLite answers from the table's
+    /// b-tree pages without decoding a row.
     func count() throws -> Int {
         guard let entity = store.mapping.entity(fetch.entity) else { return 0 }
         let plan = plan(entity, sorted: false)
         guard !plan.inMemory else { return try run().ids.count }
+        let sql = plan.windowed ? "SELECT COUNT(*) FROM (\(plan.sql))" : "SELECT COUNT(*)\(plan.selection)"
         return try store.readOneQuery { db in
-            try Int.fetchOne(db.makeStatement(sql: "SELECT COUNT(*) FROM (\(plan.sql))"),
-                             arguments: StatementArguments(plan.arguments)) ?? 0
+            try Int.fetchOne(db.makeStatement(sql: sql), arguments: StatementArguments(plan.arguments)) ?? 0
         }
     }
 
@@ -131,17 +138,24 @@ struct SQLiteFetchExecution {
         let plan = plan(entity, sorted: false)
         let windowed = fetch.request.fetchLimit > 0 || fetch.request.fetchOffset > 0
         guard !plan.inMemory, !plan.hasJoins, !windowed else { return nil }
-        return (plan.conditions.joined(separator: " AND "), plan.arguments)
+        return (plan.conditions.isEmpty ? "1" : plan.conditions.joined(separator: " AND "), plan.arguments)
     }
 
     /// Compiles the request: entity range, predicate conjuncts, and (when
     /// `sorted`) the ORDER BY; the window only when nothing is left to memory.
     /// Unsorted plans (for counting) never leave the sort to memory.
+    ///
+    /// An entity alone in its table (no superentity, no sub-entities) needs no
+    /// `Z_ENT` condition, and Core Data's SQL has none for it (its count is
+    /// `SELECT COUNT(*) FROM ZITEM`, fatbobman.com/en/posts/countincoredata).
+    /// A damaged file's row with another `Z_ENT` in such a table is then
+    /// counted, as by Core Data; fetches still skip it (`run()`).
     private func plan(_ entity: SQLiteMapping.Entity, sorted: Bool) -> Plan {
         let request = fetch.request
         let query = SQLiteQuery(mapping: store.mapping)
         let scope = SQLiteQuery.Scope(query: query, alias: query.newAlias(), entity: entity)
-        var conditions = [request.includesSubentities
+        let aloneInTable = entity.description.superentity == nil && entity.numbers.count == 1
+        var conditions = aloneInTable ? [] : [request.includesSubentities
             ? "t0.Z_ENT BETWEEN \(entity.numbers.lowerBound) AND \(entity.numbers.upperBound)"
             : "t0.Z_ENT = \(entity.number)"]
         var residual: [NSPredicate] = []
@@ -150,14 +164,16 @@ struct SQLiteFetchExecution {
             if let sql = query.attempt({ compiler.condition(part, in: scope) }) { conditions.append(sql) } else { residual.append(part) }
         }
         let order = sorted ? Self.orderBy(request.sortDescriptors ?? [], query: query, scope: scope) : []
-        var sql = "\(Self.selectIDs) FROM \(entity.table) t0"
-        for join in scope.joins { sql += " " + join }
-        sql += " WHERE " + conditions.joined(separator: " AND ")
+        var selection = " FROM \(entity.table) t0"
+        for join in scope.joins { selection += " " + join }
+        if !conditions.isEmpty { selection += " WHERE " + conditions.joined(separator: " AND ") }
+        var sql = Self.selectIDs + selection
         if sorted { sql += " ORDER BY " + ((order ?? []) + ["t0.Z_PK"]).joined(separator: ", ") }
         var plan = Plan(sql: sql, arguments: query.arguments, residual: residual, sortsInMemory: order == nil,
-                        conditions: conditions, hasJoins: !scope.joins.isEmpty)
+                        conditions: conditions, hasJoins: !scope.joins.isEmpty, selection: selection)
         // A window's size does not depend on the order, so counts skip ORDER BY.
         if !plan.inMemory, fetch.appliesWindow, request.fetchLimit > 0 || request.fetchOffset > 0 {
+            plan.windowed = true
             plan.sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(request.fetchOffset, 0))"
         }
         return plan

@@ -113,16 +113,27 @@ struct SQLiteRecordReader {
     /// The destinations of `relationship` of the records whose primary keys
     /// are `keys`, by owner key; owners without destinations are left out.
     func destinations(of keys: [Int64], via relationship: NSRelationshipDescription) throws -> [Int64: [NSManagedObjectID]] {
+        try destinations(of: keys, via: relationship, readingRecords: false).destinations
+    }
+
+    /// `destinations(of:via:)`, and with `readingRecords` the destinations'
+    /// records too, read from the same rows: what propagating a delete
+    /// needs, as it goes on to the destinations' own rules.
+    func destinations(of keys: [Int64], via relationship: NSRelationshipDescription, readingRecords: Bool) throws
+        -> (destinations: [Int64: [NSManagedObjectID]], records: [StoreSnapshot]) {
         guard let owner = relationship.entity.flatMap(store.mapping.entity),
               let storage = owner.relationships.first(where: { $0.relationship === relationship })?.storage,
-              let destinationEntity = relationship.destinationEntity.flatMap(store.mapping.entity) else { return [:] }
+              let destinationEntity = relationship.destinationEntity.flatMap(store.mapping.entity)
+        else { return ([:], []) }
         let destinationTable = destinationEntity.table
-        var found: [Int64: [NSManagedObjectID]] = [:]
+        var found: [Int64: [NSManagedObjectID]] = [:], records: [StoreSnapshot] = []
         for chunk in SQLiteKeyList.chunks(of: keys) {
             guard let sql = Self.destinationQuery(storage, destinationTable: destinationTable,
-                                                  owners: chunk.placeholders) else { return [:] }
+                                                  owners: chunk.placeholders, withRecords: readingRecords)
+            else { return ([:], []) }
             store.toManyQueryCount += 1
             let statement = try chunk.statement(sql, in: db)
+            let layout = readingRecords ? SQLiteRowLayout(columnNames: statement.columnNames) : nil
             let rows = try Row.fetchCursor(statement)
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
             while try rows.next() != nil {
@@ -132,29 +143,35 @@ struct SQLiteRecordReader {
                       destinationEntity.numbers.contains(number),
                       let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }
                 found[source, default: []].append(destination)
+                if let layout, let record = snapshot(of: destination, from: columns, layout: layout) {
+                    records.append(record)
+                }
             }
         }
-        return found
+        return (found, records)
     }
 
     /// The query for the destinations of the records whose keys go in
     /// `owners` (the placeholders of `IN (…)`) through a to-many stored as
     /// `storage`: owner key, destination key and entity, by owner then in the
-    /// relationship's order. Ordered by the owner's column first, as its
+    /// relationship's order, followed by every column of the destination's
+    /// row `withRecords`. Ordered by the owner's column first, as its
     /// index is (with Z_PK, or the join table's key), so that SQLite sorts
     /// nothing unless the relationship is ordered. Nil for a to-one.
-    static func destinationQuery(_ storage: SQLiteMapping.Storage, destinationTable: String, owners keys: String)
-        -> String? {
+    static func destinationQuery(_ storage: SQLiteMapping.Storage, destinationTable: String, owners keys: String,
+                                 withRecords: Bool = false) -> String? {
+        let rest = withRecords ? ", *" : ""
         switch storage {
         case .foreignKey:
             return nil
         case .inverseForeignKey(let key):
-            return "SELECT \(key.column), Z_PK, Z_ENT FROM \(key.table) WHERE \(key.column) IN (\(keys))"
+            return "SELECT \(key.column), Z_PK, Z_ENT\(rest) FROM \(key.table) WHERE \(key.column) IN (\(keys))"
                 + " ORDER BY \(key.column), \(key.orderColumn.map { "\($0), " } ?? "")Z_PK"
         case .hiddenForeignKey(let table, let column):
-            return "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(keys)) ORDER BY \(column), Z_PK"
+            return "SELECT \(column), Z_PK, Z_ENT\(rest) FROM \(table) WHERE \(column) IN (\(keys))"
+                + " ORDER BY \(column), Z_PK"
         case .joinTable(let join):
-            return "SELECT j.\(join.source), d.Z_PK, d.Z_ENT FROM \(join.table) j"
+            return "SELECT j.\(join.source), d.Z_PK, d.Z_ENT\(withRecords ? ", d.*" : "") FROM \(join.table) j"
                 + " JOIN \(destinationTable) d ON d.Z_PK = j.\(join.destination) WHERE j.\(join.source) IN (\(keys))"
                 + " ORDER BY j.\(join.source), \(join.order.map { "j.\($0), " } ?? "")j.\(join.destination)"
         }

@@ -153,18 +153,31 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     override func destinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription) throws
         -> [ObjectKey: [NSManagedObjectID]] {
+        try destinations(of: ids, via: relationship, readingRecords: false).destinations
+    }
+
+    /// One query per 512 owners reads the destinations and their records.
+    override func destinationsWithRecords(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription)
+        throws -> (destinations: [ObjectKey: [NSManagedObjectID]], records: [StoreSnapshot]) {
+        try destinations(of: ids, via: relationship, readingRecords: true)
+    }
+
+    private func destinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription,
+                              readingRecords: Bool) throws
+        -> (destinations: [ObjectKey: [NSManagedObjectID]], records: [StoreSnapshot]) {
         let owners = ids.filter { $0.storeIdentifier == identifier && $0.primaryKey != nil }
-        guard !owners.isEmpty else { return [:] }
+        guard !owners.isEmpty else { return ([:], []) }
         let keys = owners.map { $0.primaryKey! }
         let read = { (db: Database) in
-            try SQLiteRecordReader(store: self, db: db).destinations(of: keys, via: relationship)
+            try SQLiteRecordReader(store: self, db: db).destinations(of: keys, via: relationship,
+                                                                     readingRecords: readingRecords)
         }
-        let byKey = try translatingErrors {
+        let (byKey, records) = try translatingErrors {
             try owners.count <= SQLiteKeyList.maximumCount ? readOneQuery(read) : reader.read(read)
         }
         var found: [ObjectKey: [NSManagedObjectID]] = [:]
         for owner in owners { if let destinations = byKey[owner.primaryKey!] { found[owner] = destinations } }
-        return found
+        return (found, records)
     }
 
     override func execute(_ fetch: StoreFetch) throws -> StoreFetchResult {
