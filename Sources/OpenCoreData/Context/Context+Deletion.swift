@@ -56,17 +56,26 @@ extension NSManagedObjectContext {
         for object in deleted.objects where object.isInsertedFlag { forget(object) }
     }
 
-    /// A Nullify across a many-to-many removes each deleted object from its
-    /// destinations' own to-many: those are read here for the whole wave,
-    /// one query per relationship and 512 destinations, where each
-    /// destination's rule would read its own.
+    /// A Nullify whose inverse is a to-many (a photo's album, a
+    /// many-to-many) removes each deleted object from its destinations' own
+    /// to-many: those are read here for the whole wave, one query per
+    /// relationship and 512 destinations, where each destination's rule
+    /// would read its own. Destinations deleted too are left out.
     private func readInverseToManys(nullifiedBy wave: [NSManagedObject]) {
         var byInverse: [ObjectIdentifier: (NSRelationshipDescription, [NSManagedObject])] = [:]
         for object in wave where object.isDeletedFlag && !object.isFault {
             for relationship in object.entity.relationshipsInNameOrder
-            where relationship.isToMany && relationship.deleteRule == .nullifyDeleteRule {
+            where relationship.deleteRule == .nullifyDeleteRule {
                 guard let inverse = relationship.inverseRelationship, inverse.isToMany else { continue }
-                byInverse[ObjectIdentifier(inverse), default: (inverse, [])].1 += object.destinations(of: relationship)
+                let slot = object.values.layout.slot(of: relationship)
+                // By slot and without a list for a to-one: this runs for every deleted object.
+                if relationship.isToMany {
+                    for destination in object.resolvedToMany(slot).objects where !destination.isDeletedFlag {
+                        byInverse[ObjectIdentifier(inverse), default: (inverse, [])].1.append(destination)
+                    }
+                } else if let destination = object.destination(slot), !destination.isDeletedFlag {
+                    byInverse[ObjectIdentifier(inverse), default: (inverse, [])].1.append(destination)
+                }
             }
         }
         for (inverse, destinations) in byInverse.values {

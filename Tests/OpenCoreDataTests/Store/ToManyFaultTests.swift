@@ -93,6 +93,32 @@ import Testing
         }
     }
 
+    /// Deleting photos of several albums removes each from its album's
+    /// photos: the albums' to-many relationships are read together, not one
+    /// album at a time.
+    @Test func aNullifyReadsTheInverseToManysOfTheWaveTogether() throws {
+        let writer = try TestStack.albumsWithPhotos()
+        let context = try TestStack.reader(of: writer)
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
+        try context.performAndWait { () throws in
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.predicate = NSPredicate(format: "name ENDSWITH '-0'")
+            let doomed = try context.fetch(request)
+            #expect(doomed.count == 3)
+            let toManyReads = store.toManyQueryCount
+            for photo in doomed { context.delete(photo) }
+            context.processPendingChanges()
+            #expect(store.toManyQueryCount == toManyReads + 1)
+            try context.save()
+        }
+        let reader = try TestStack.reader(of: writer)
+        try reader.performAndWait { () throws in
+            let albums = try Self.fetchAlbums(reader)
+            #expect(albums.map { TestStack.names(TestStack.set($0, "photos")) }
+                    == (0..<3).map { a in (1..<10).map { "p\(a)-\($0)" }.sorted() })
+        }
+    }
+
     /// A Nullify across a many-to-many reads the other side's records with
     /// the join table's links and their own to-many for all of them at once,
     /// and the save removes only the deleted links.
