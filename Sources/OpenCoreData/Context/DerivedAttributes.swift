@@ -1,5 +1,3 @@
-import Synchronization
-
 // Derived attributes (NSDerivedAttributeDescription). Apple's documentation
 // lists the expressions: "to-one keypath" (`name`, `author.name`), "to-one
 // keypath with a function" (`canonical:(name)`, `uppercase:`, `lowercase:`),
@@ -114,7 +112,7 @@ final class DerivedAttributePlan: @unchecked Sendable {
         let plan: DerivedAttributePlan
     }
 
-    private static let plans = Mutex<[ObjectIdentifier: Entry]>([:])
+    private static let plans = Locked<[ObjectIdentifier: Entry]>([:])
 
     /// The plan of `model`, made at its first save while the model lives.
     static func of(_ model: NSManagedObjectModel) -> DerivedAttributePlan {

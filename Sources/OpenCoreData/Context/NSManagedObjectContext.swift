@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The concurrency type of a context, with Apple's raw values.
 public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
     /// Deprecated in Core Data; here it behaves like a private queue.
@@ -58,7 +56,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
     private var storedParent: NSManagedObjectContext?
     /// The contexts that named this one their parent (see Context+Parent.swift).
-    let children = Mutex<[WeakContext]>([])
+    let children = Locked<[WeakContext]>([])
     /// Whether some context named this one its parent (read under the
     /// lock: children are set up on any thread): saves without children skip
     /// handing out permanent IDs.
@@ -66,7 +64,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Permanent IDs that an ancestor's saves gave to temporary IDs this
     /// context may still know its objects by; adopted after each call into
     /// the parent (`askParent`).
-    let pendingPermanentIDs = Mutex<[ObjectKey: NSManagedObjectID]>([:])
+    let pendingPermanentIDs = Locked<[ObjectKey: NSManagedObjectID]>([:])
 
     /// A name for debugging; also the label of a private queue's work.
     public var name: String?

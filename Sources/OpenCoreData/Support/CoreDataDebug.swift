@@ -60,9 +60,9 @@ public enum CoreDataDebug {
         var logger: Logger
     }
 
-    private static let state: Mutex<State> = {
+    private static let state: Locked<State> = {
         let arguments = ProcessInfo.processInfo.arguments, environment = ProcessInfo.processInfo.environment
-        return Mutex(State(
+        return Locked(State(
             sqlDebugLevel: level(argument: sqlDebugArgument, environmentVariable: sqlDebugEnvironmentVariable,
                                  arguments: arguments, environment: environment),
             migrationDebugLevel: level(argument: migrationDebugArgument,

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import OpenCoreDataCore
 
@@ -345,7 +344,7 @@ import Testing
 
 /// Counts `awakeFromInsert()` calls for `awakeFromInsertRunsInEachContextTheObjectEnters`.
 final class AwakeCountingAlbum: NSManagedObject {
-    static let awakenings = Mutex(0)
+    static let awakenings = Locked(0)
 
     override func awakeFromInsert() {
         super.awakeFromInsert()

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import OpenCoreDataCore
 
@@ -115,7 +114,7 @@ import Testing
 
 /// Counts `validateForUpdate()` calls per context name, as a subclass's own validation code would run.
 final class CountingItem: NSManagedObject, @unchecked Sendable {
-    private static let updateValidations = Mutex<[String: Int]>([:])
+    private static let updateValidations = Locked<[String: Int]>([:])
 
     static func validations(in context: NSManagedObjectContext) -> Int {
         updateValidations.withLock { $0[context.name ?? ""] ?? 0 }

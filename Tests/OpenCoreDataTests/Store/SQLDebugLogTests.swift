@@ -1,6 +1,5 @@
 import Testing
 import Logging
-import Synchronization
 @testable import OpenCoreDataCore
 
 /// The SQL debug log (`-com.apple.CoreData.SQLDebug N`), captured through a
@@ -17,7 +16,7 @@ import Synchronization
 @Suite(.serialized) struct SQLDebugLogTests {
     /// Keeps every line with the metadata it came with.
     final class Capture: @unchecked Sendable {
-        private let lines = Mutex<[(String, Logger.Metadata)]>([])
+        private let lines = Locked<[(String, Logger.Metadata)]>([])
         var all: [(String, Logger.Metadata)] { lines.withLock { $0 } }
         func append(_ line: String, _ metadata: Logger.Metadata) { lines.withLock { $0.append((line, metadata)) } }
 

@@ -1,5 +1,4 @@
 import GRDB
-import Synchronization
 
 /// The Swift side of the history triggers on a store's writing connection:
 /// the SQL functions they call for what SQL cannot know (which transaction
@@ -28,7 +27,7 @@ final class SQLiteHistoryRecorder: TransactionObserver, @unchecked Sendable {
         var lastChange: Int64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// `bundleID` and `processID` of every transaction of this process: Apple
     /// records the bundle identifier and the process name (the corpus stores
     /// show `com.apple.dt.xctest.tool` and `xctest`); Linux programs have no
