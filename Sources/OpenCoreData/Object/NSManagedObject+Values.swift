@@ -16,7 +16,7 @@ extension NSManagedObject {
     /// Sets the property `key`, recording the change and, for relationships,
     /// updating the inverse relationship of every object involved. A value of
     /// the wrong type or an unknown key stops the program.
-    public func setValue(_ value: Any?, forKey key: String) {
+    public func setValue(_ value: consuming Any?, forKey key: String) {
         managedObjectContext?.checkConcurrency("setting \(entity.name ?? "").\(key)")
         // One lookup by name gives both the slot and the property (the entity's `propertiesByName` entry);
         // `slot(forKey:)` finds a literal key without hashing it.
@@ -27,7 +27,7 @@ extension NSManagedObject {
         defer { didChangeValue(forKey: key) }
         switch property {
         case let attribute as NSAttributeDescription:
-            storeChange(SlotValue(attribute: ValueCoercion.coerce(value, for: attribute)), slot: slot ?? self.slot(key))
+            storeChange(ValueCoercion.slotValue(value, for: attribute), slot: slot ?? self.slot(key))
         case let relationship as NSRelationshipDescription where relationship.isToMany:
             replaceDestinations(of: relationship, with: destinations(value, for: relationship))
         case let relationship as NSRelationshipDescription:
@@ -71,12 +71,12 @@ extension NSManagedObject {
     /// Not a change by itself, as in Core Data, which learns of changes from
     /// `didChangeValue(forKey:)`: a custom accessor brackets this call with
     /// `willChangeValue(forKey:)` and `didChangeValue(forKey:)`.
-    public func setPrimitiveValue(_ value: Any?, forKey key: String) {
+    public func setPrimitiveValue(_ value: consuming Any?, forKey key: String) {
         let slot = slot(key)
         let stored: SlotValue
         switch property(named: key) {
         case let attribute as NSAttributeDescription:
-            stored = SlotValue(attribute: ValueCoercion.coerce(value, for: attribute))
+            stored = ValueCoercion.slotValue(value, for: attribute)
         case let relationship as NSRelationshipDescription where relationship.isToMany:
             stored = .objects(ManagedObjectSet(destinations(value, for: relationship)))
         case let relationship as NSRelationshipDescription:

@@ -94,8 +94,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         values = PropertyValues(layout: layout)
         super.init()
         for attribute in entity.defaultedAttributes {
-            let value = ValueCoercion.coerce(attribute.defaultValue, for: attribute)
-            values[layout.slot(of: attribute)] = SlotValue(attribute: value)
+            values[layout.slot(of: attribute)] = ValueCoercion.slotValue(attribute.defaultValue, for: attribute)
         }
         context?.insert(self)
     }

@@ -17,6 +17,16 @@ enum ValueCoercion {
             "Unacceptable type of value for attribute: property = \"\(attribute.name)\"; entity = \"\(attribute.entity?.name ?? "")\"; desired type = \(storedType(attribute.attributeType).map { "\($0)" } ?? attribute.attributeValueClassName ?? "Any"); given type = \(Swift.type(of: value)); value = \(value).")
     }
 
+    /// `value` as `attribute`'s slot value, as `coerce(_:for:)` makes it: a
+    /// value already of the stored type (every set through a typed accessor,
+    /// most through `setValue`) goes into the slot as it came, without the
+    /// copies through `Any?` that `coerce` costs.
+    static func slotValue(_ value: consuming Any?, for attribute: NSAttributeDescription) -> SlotValue {
+        guard let value else { return .none }
+        if let stored = storedType(attribute.attributeType), Swift.type(of: value) == stored { return .value(value) }
+        return SlotValue(attribute: coerce(value, for: attribute))
+    }
+
     /// `value` as the Swift type of `attribute`'s type, or nil when it can't be.
     static func converted(_ value: Any, for attribute: NSAttributeDescription) -> Any? {
         convert(value, to: attribute.attributeType)
