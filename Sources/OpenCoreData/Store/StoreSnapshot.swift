@@ -27,6 +27,14 @@ public struct StoreSnapshot: @unchecked Sendable {
         values = .empty(count: layout.count)
     }
 
+    /// A record of `objectID` with `values`, one per slot of `layout`.
+    init(objectID: NSManagedObjectID, version: Int64, layout: PropertySlotLayout, values: ContiguousArray<SlotValue>) {
+        self.objectID = objectID
+        self.version = version
+        self.layout = layout
+        self.values = values
+    }
+
     /// A record of `objectID` with the given values by property name.
     public init(objectID: NSManagedObjectID, version: Int64 = 1, attributes: [String: Any] = [:],
                 toOne: [String: NSManagedObjectID] = [:], toMany: [String: [NSManagedObjectID]] = [:]) {

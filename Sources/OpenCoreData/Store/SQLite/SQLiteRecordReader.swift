@@ -88,26 +88,40 @@ struct SQLiteRecordReader {
         -> StoreSnapshot? {
         guard let entityPosition = reads.entityPosition,
               row.integer(entityPosition) == Int64(reads.entity.number) else { return nil }
-        var snapshot = StoreSnapshot(objectID: id, version: reads.versionPosition.flatMap { row.integer($0) } ?? 0,
-                                     layout: reads.slotLayout)
-        for read in reads.attributes {
-            snapshot[read.slot] = row.slotValue(read.position, kind: read.kind, for: read.attribute, external: external)
-        }
-        for slot in reads.toManySlots { snapshot[slot] = .unread }
-        for toOne in reads.toOnes {
-            guard let key = row.integer(toOne.keyPosition) else { continue }
-            // A damaged entity column may name no entity, or one outside the
-            // relationship's destinations: the declared destination stands.
-            let named = toOne.entityPosition.flatMap { row.integer($0) }.flatMap { Int(exactly: $0) }
-                .flatMap(store.mapping.entity(number:))
-            let destination = named.flatMap { named in
-                toOne.destination.map(named.isKindOf(entity:)) == false ? nil : named
-            } ?? toOne.destination
-            if let destination {
-                snapshot[toOne.slot] = .id(destinationIDs.id(of: destination, primaryKey: key, in: store))
+        // Each slot is made once, in place: filling empty slots cost a `.none`
+        // written and destroyed per slot before each value.
+        let sources = reads.sources
+        let values = ContiguousArray<SlotValue>(unsafeUninitializedCapacity: sources.count) { buffer, initialized in
+            for (slot, source) in sources.enumerated() {
+                let value: SlotValue = switch source {
+                case .none: .none
+                case .attribute(let index):
+                    row.slotValue(reads.attributes[index].position, kind: reads.attributes[index].kind,
+                                  for: reads.attributes[index].attribute, external: external)
+                case .toMany: .unread
+                case .toOne(let index): destination(reads.toOnes[index], from: row)
+                }
+                (buffer.baseAddress! + slot).initialize(to: value)
+                initialized = slot + 1
             }
         }
-        return snapshot
+        return StoreSnapshot(objectID: id, version: reads.versionPosition.flatMap { row.integer($0) } ?? 0,
+                             layout: reads.slotLayout, values: values)
+    }
+
+    /// The slot value of the to-one relationship `toOne` in the current row:
+    /// its destination's ID, or none without a key.
+    private func destination(_ toOne: SQLiteRowLayout.Reads.ToOne, from row: SQLiteColumnReader) -> SlotValue {
+        guard let key = row.integer(toOne.keyPosition) else { return .none }
+        // A damaged entity column may name no entity, or one outside the
+        // relationship's destinations: the declared destination stands.
+        let named = toOne.entityPosition.flatMap { row.integer($0) }.flatMap { Int(exactly: $0) }
+            .flatMap(store.mapping.entity(number:))
+        let destination = named.flatMap { named in
+            toOne.destination.map(named.isKindOf(entity:)) == false ? nil : named
+        } ?? toOne.destination
+        guard let destination else { return .none }
+        return .id(destinationIDs.id(of: destination, primaryKey: key, in: store))
     }
 
     /// The destinations of `relationship` of the records whose primary keys

@@ -19,6 +19,22 @@ final class SQLiteRowLayout {
         let toOnes: [ToOne]
         /// The slots of to-many relationships, which a record leaves `.unread`.
         let toManySlots: [Int]
+        /// Where each slot's value comes from, by slot: the record's values
+        /// are made in one pass over them.
+        let sources: [Source]
+
+        /// Where a slot's value comes from.
+        enum Source {
+            /// No column: the slot is none (a transient property, a column
+            /// the query lacks).
+            case none
+            /// `attributes[index]`.
+            case attribute(Int)
+            /// A to-many relationship, left `.unread`.
+            case toMany
+            /// `toOnes[index]`.
+            case toOne(Int)
+        }
 
         struct Attribute {
             let position: Int
@@ -64,6 +80,11 @@ final class SQLiteRowLayout {
             }
             self.toOnes = toOnes
             self.toManySlots = toManySlots
+            var sources = [Source](repeating: .none, count: slotLayout.count)
+            for (index, read) in attributes.enumerated() { sources[read.slot] = .attribute(index) }
+            for slot in toManySlots { sources[slot] = .toMany }
+            for (index, toOne) in toOnes.enumerated() { sources[toOne.slot] = .toOne(index) }
+            self.sources = sources
         }
     }
 
