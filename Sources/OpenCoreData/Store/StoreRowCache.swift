@@ -107,12 +107,14 @@ final class StoreRowCache: @unchecked Sendable {
     }
 
     private func read(_ snapshot: StoreSnapshot, at now: TimeInterval) -> Row {
-        if let cached = rows[snapshot.objectID], cached.snapshot.version >= snapshot.version {
-            if cached.snapshot.version == snapshot.version { cached.time = now }
-            return cached
+        rows.updateValue(forKey: ObjectKey(snapshot.objectID)) { cached in
+            if let row = cached, row.snapshot.version >= snapshot.version {
+                if row.snapshot.version == snapshot.version { row.time = now }
+                return row
+            }
+            let row = Row(snapshot, time: now)
+            cached = row
+            return row
         }
-        let row = Row(snapshot, time: now)
-        rows[snapshot.objectID] = row
-        return row
     }
 }

@@ -44,6 +44,19 @@ struct SharedValueDictionary<Key: Hashable, Value: AnyObject> {
         }
     }
 
+    /// Runs `body` on the entry of `key` (nil when absent or unshared) and
+    /// keeps what it leaves there: a read and a write with one hash lookup,
+    /// where the subscript's get and set cost two or three.
+    mutating func updateValue<Result>(forKey key: Key, _ body: (inout Value?) -> Result) -> Result {
+        if storage.count >= sweepCount, storage[key] == nil { sweep() }
+        return Self.shared(&storage[key], body)
+    }
+
+    private static func shared<Result>(_ entry: inout Value?, _ body: (inout Value?) -> Result) -> Result {
+        if entry != nil, isKnownUniquelyReferenced(&entry!) { entry = nil }
+        return body(&entry)
+    }
+
     /// Every shared value, in no particular order; sweeps first, O(entries).
     var values: [Value] {
         mutating get {

@@ -35,16 +35,23 @@ import Testing
         var largestLiveAtSweep = 0
         for step in 0..<50_000 {
             let key = Int.random(in: 0..<20_000, using: &random)
-            switch Int.random(in: 0..<10, using: &random) {
+            switch Int.random(in: 0..<12, using: &random) {
             case 0..<5:
                 let box = Box(step)
-                dictionary[key] = box
+                // Through the subscript or `updateValue`, which must agree.
+                if Bool.random(using: &random) { dictionary[key] = box } else {
+                    dictionary.updateValue(forKey: key) { $0 = box }
+                }
                 if Bool.random(using: &random) { live[key] = box } else { live[key] = nil }
             case 5..<8:
                 live[key] = nil // released by its owner; the entry becomes unshared
-            default:
+            case 8..<10:
                 dictionary[key] = nil
                 live[key] = nil
+            default:
+                // `updateValue` sees the shared value or nil, and leaving it there keeps it.
+                let seen = dictionary.updateValue(forKey: key) { entry in entry.map(ObjectIdentifier.init) }
+                #expect(seen == live[key].map(ObjectIdentifier.init))
             }
             largestLiveAtSweep = max(largestLiveAtSweep, live.count)
             #expect(dictionary.storageCount <= max(SharedValueDictionary<Int, Box>.minimumSweepCount, 2 * largestLiveAtSweep) + 1)
