@@ -157,8 +157,7 @@ extension NSManagedObjectContext {
     func apply(_ row: StoreRowCache.Row, to object: NSManagedObject) {
         var values = PropertyValues(layout: object.values.layout, slots: row.snapshot.values)
         for attribute in object.entity.transientAttributes {
-            let value = attribute.defaultValue.map { ValueCoercion.coerce($0, for: attribute) } ?? nil
-            values[values.layout.slot(of: attribute)] = SlotValue(attribute: value)
+            values[values.layout.slot(of: attribute)] = ValueCoercion.slotValue(attribute.defaultValue, for: attribute)
         }
         // Transient defaults are where the record leaves off, not changes to it.
         values.forgetChanges()

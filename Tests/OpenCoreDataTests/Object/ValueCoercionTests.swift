@@ -24,7 +24,8 @@ import Testing
         let attribute = NSAttributeDescription(name: "value", type: type)
         var compared = 0
         for input in Self.inputs {
-            let accepted = ValueCoercion.unwrapped(input).map { ValueCoercion.converted($0, for: attribute) != nil } ?? true
+            let accepted = ValueCoercion.unwrapped(input)
+                .map { ValueCoercion.converted($0, for: attribute) != nil } ?? true
             guard accepted else { continue }
             let expected = SlotValue(attribute: ValueCoercion.coerce(input, for: attribute))
             let made = ValueCoercion.slotValue(input, for: attribute)
