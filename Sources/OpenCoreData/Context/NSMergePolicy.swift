@@ -133,7 +133,7 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
         case (.none, .none): true
         case (.id(let a), .id(let b)): a == b
         case (.object(let a), .id(let b)), (.id(let b), .object(let a)): a.objectID == b
-        default: ValueEquality.equal(lhs.any, rhs.any)
+        default: lhs.isSameAttributeValue(as: rhs)
         }
     }
 }

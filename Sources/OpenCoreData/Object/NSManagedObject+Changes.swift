@@ -75,7 +75,7 @@ extension NSManagedObject {
     /// relationships by destination IDs (in order only for ordered ones).
     private func same(_ lhs: SlotValue, _ rhs: SlotValue, _ property: NSPropertyDescription) -> Bool {
         guard let relationship = property as? NSRelationshipDescription else {
-            return ValueEquality.equal(lhs.any, rhs.any)
+            return lhs.isSameAttributeValue(as: rhs)
         }
         // A to-many relationship never read was never changed.
         if lhs.isUnread || rhs.isUnread { return true }

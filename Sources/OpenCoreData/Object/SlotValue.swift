@@ -1,9 +1,25 @@
 /// One property's value in an object's or a record's slots, typed by what
-/// it holds, so that reading a relationship needs no cast from `Any`.
+/// it holds, so that reading a relationship needs no cast from `Any` and the
+/// common attribute types need no `Any` at all.
+///
+/// Invariant (canonical form): a value of one of the typed cases' types
+/// (`Int64`, `Int32`, `Int16`, `Bool`, `Double`, `Float`, `Date`, `String`)
+/// is always in its own case, never in `.value`; `init(attribute:)` is how
+/// an attribute value from `Any` gets in. A save binds, a read boxes and two
+/// values compare without asking the runtime for the value's type.
 enum SlotValue {
     /// No value: nil, or an empty to-many relationship.
     case none
-    /// An attribute's value.
+    case int64(Int64)
+    case int32(Int32)
+    case int16(Int16)
+    case bool(Bool)
+    case double(Double)
+    case float(Float)
+    case date(Date)
+    case string(String)
+    /// An attribute value of any other type (decimals, data, UUIDs, URLs,
+    /// transformable values, a fetched property's results).
     case value(Any)
     /// A to-one relationship's destination.
     case object(NSManagedObject)
@@ -20,35 +36,82 @@ enum SlotValue {
     /// first used (`NSPersistentStore.destinations(of:via:)`).
     case unread
 
-    /// An attribute value, or none for nil.
+    /// An attribute value, or none for nil, in canonical form.
     init(attribute value: Any?) {
-        if let value { self = .value(value) } else { self = .none }
+        guard let value else { self = .none; return }
+        self.init(attribute: value)
+    }
+
+    /// An attribute value in canonical form: a value of a typed case's type
+    /// (known by type identity, so a bridged number stays `.value`) goes in
+    /// that case, anything else in `.value`.
+    init(attribute value: Any) {
+        switch ObjectIdentifier(Swift.type(of: value)) {
+        case ObjectIdentifier(Int64.self): self = .int64(Self.unboxed(value))
+        case ObjectIdentifier(Int32.self): self = .int32(Self.unboxed(value))
+        case ObjectIdentifier(Int16.self): self = .int16(Self.unboxed(value))
+        case ObjectIdentifier(Bool.self): self = .bool(Self.unboxed(value))
+        case ObjectIdentifier(Double.self): self = .double(Self.unboxed(value))
+        case ObjectIdentifier(Float.self): self = .float(Self.unboxed(value))
+        case ObjectIdentifier(Date.self): self = .date(Self.unboxed(value))
+        case ObjectIdentifier(String.self): self = .string(Self.unboxed(value))
+        default: self = .value(value)
+        }
+    }
+
+    /// `value`, whose dynamic type the caller checked is exactly `T`: copied
+    /// out of the `Any`'s own buffer when the container holds a `T` itself,
+    /// where `as!` asked the runtime's dynamic cast (~200 instructions).
+    ///
+    /// Swift's `Any` is three words of value buffer and the stored type's
+    /// metadata; a value of at most three words that moves bitwise (every
+    /// typed case's type) lies in the buffer, at its start. An `Any` made in
+    /// generic code from another `Any` stores that inner container out of
+    /// line, and `type(of:)` looks through it, so the stored metadata is
+    /// checked before the buffer is read. `load` copies (a string's storage
+    /// is retained).
+    @inline(__always)
+    static func unboxed<T>(_ value: Any) -> T {
+        assert(Swift.type(of: value) == T.self && MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size)
+        return withUnsafePointer(to: value) { container in
+            let raw = UnsafeRawPointer(container)
+            let stored = raw.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+            guard stored == unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self) else { return value as! T }
+            return raw.load(as: T.self)
+        }
     }
 
     /// The slot form of a value of `property` given as `Any` (cold paths
     /// only: it casts): objects and sets for relationships, values for attributes.
     init(_ value: Any?, of property: NSPropertyDescription) {
         guard let value else { self = .none; return }
-        guard property is NSRelationshipDescription else { self = .value(value); return }
+        guard property is NSRelationshipDescription else { self.init(attribute: value); return }
         switch value {
         case let object as NSManagedObject: self = .object(object)
         case let id as NSManagedObjectID: self = .id(id)
         case let set as ManagedObjectSet: self = .objects(set)
         case let ids as [NSManagedObjectID]: self = .ids(ids)
-        default: self = .value(value)
+        default: self.init(attribute: value)
         }
     }
 
     /// The value as `Any`: what key-value access and cold paths read.
     var any: Any? {
         switch self {
-        case .none: nil
+        case .none, .unread: nil
+        case .int64(let value): value
+        case .int32(let value): value
+        case .int16(let value): value
+        case .bool(let value): value
+        case .double(let value): value
+        case .float(let value): value
+        case .date(let value): value
+        case .string(let value): value
         case .value(let value): value
         case .object(let object): object
         case .id(let id): id
         case .objects(let set): set
         case .ids(let ids): ids
-        case .unread: nil
         }
     }
 
@@ -57,9 +120,28 @@ enum SlotValue {
     /// destination. False for none (and for what needs a closer look).
     var holdsValue: Bool {
         switch self {
+        case .int64, .int32, .int16, .bool, .double, .float, .date, .string, .object, .id: true
         case .value(let value): ValueCoercion.unwrapped(value) != nil
-        case .object, .id: true
         case .none, .objects, .ids, .unread: false
+        }
+    }
+
+    /// Whether two attribute values are equal, as `ValueEquality.equal` finds
+    /// them: two values of one typed case compare directly (an unequal pair
+    /// of floating-point values or dates still asks `ValueEquality`, whose
+    /// bridged comparison may call two NaNs equal).
+    func isSameAttributeValue(as other: SlotValue) -> Bool {
+        switch (self, other) {
+        case (.none, .none): return true
+        case let (.int64(a), .int64(b)): return a == b
+        case let (.int32(a), .int32(b)): return a == b
+        case let (.int16(a), .int16(b)): return a == b
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.double(a), .double(b)) where a == b: return true
+        case let (.float(a), .float(b)) where a == b: return true
+        case let (.date(a), .date(b)) where a == b: return true
+        default: return ValueEquality.equal(any, other.any)
         }
     }
 
@@ -82,7 +164,7 @@ enum SlotValue {
         case .id(let id): [id]
         case .objects(let set): set.objects.map(\.objectID)
         case .ids(let ids): ids
-        case .none, .value, .unread: []
+        default: []
         }
     }
 }

@@ -23,8 +23,22 @@ enum ValueCoercion {
     /// copies through `Any?` that `coerce` costs.
     static func slotValue(_ value: consuming Any?, for attribute: NSAttributeDescription) -> SlotValue {
         guard let value else { return .none }
-        if let stored = storedType(attribute.attributeType), Swift.type(of: value) == stored { return .value(value) }
-        return SlotValue(attribute: coerce(value, for: attribute))
+        // One look at the value's type (~50 instructions) decides.
+        let given = Swift.type(of: value)
+        switch attribute.attributeType {
+        case .integer64AttributeType where given == Int64.self: return .int64(SlotValue.unboxed(value))
+        case .integer32AttributeType where given == Int32.self: return .int32(SlotValue.unboxed(value))
+        case .integer16AttributeType where given == Int16.self: return .int16(SlotValue.unboxed(value))
+        case .booleanAttributeType where given == Bool.self: return .bool(SlotValue.unboxed(value))
+        case .doubleAttributeType where given == Double.self: return .double(SlotValue.unboxed(value))
+        case .floatAttributeType where given == Float.self: return .float(SlotValue.unboxed(value))
+        case .dateAttributeType where given == Date.self: return .date(SlotValue.unboxed(value))
+        case .stringAttributeType where given == String.self: return .string(SlotValue.unboxed(value))
+        case .decimalAttributeType where given == Decimal.self, .binaryDataAttributeType where given == Data.self,
+             .UUIDAttributeType where given == UUID.self, .URIAttributeType where given == URL.self:
+            return .value(value)
+        default: return SlotValue(attribute: coerce(value, for: attribute))
+        }
     }
 
     /// `value` as the Swift type of `attribute`'s type, or nil when it can't be.

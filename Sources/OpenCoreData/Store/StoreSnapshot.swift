@@ -39,7 +39,7 @@ public struct StoreSnapshot: @unchecked Sendable {
     public init(objectID: NSManagedObjectID, version: Int64 = 1, attributes: [String: Any] = [:],
                 toOne: [String: NSManagedObjectID] = [:], toMany: [String: [NSManagedObjectID]] = [:]) {
         self.init(objectID: objectID, version: version, layout: objectID.entity.slotLayout)
-        for (name, value) in attributes { values[slot(name)] = .value(value) }
+        for (name, value) in attributes { values[slot(name)] = SlotValue(attribute: value) }
         for (name, id) in toOne { values[slot(name)] = .id(id) }
         for (name, ids) in toMany { values[slot(name)] = ids.isEmpty ? .none : .ids(ids) }
     }
@@ -67,7 +67,7 @@ public struct StoreSnapshot: @unchecked Sendable {
     public var attributes: [String: Any] {
         var result: [String: Any] = [:]
         for (slot, property) in layout.properties.enumerated() where property is NSAttributeDescription {
-            if case .value(let value) = values[slot] { result[property.name] = value }
+            if let value = values[slot].any { result[property.name] = value }
         }
         return result
     }

@@ -33,7 +33,7 @@ import Testing
             if let value = made.any, let other = expected.any {
                 #expect(Swift.type(of: value) == Swift.type(of: other), "\(type.rawValue) \(String(describing: input))")
                 #expect(ValueEquality.equal(value, other) || (value as? Double)?.isNaN == true,
-                        "\(type.rawValue) \(String(describing: input))")
+                        "\(type.rawValue) \(String(describing: input)): \(value) against \(other)")
             }
             compared += 1
         }

@@ -55,17 +55,17 @@ struct SQLiteColumnReader {
         let storage = sqlite3_column_type(statement, column)
         if storage == SQLITE_NULL { return .none }
         switch (kind, storage) {
-        case (.integer64, SQLITE_INTEGER): return .value(sqlite3_column_int64(statement, column))
+        case (.integer64, SQLITE_INTEGER): return .int64(sqlite3_column_int64(statement, column))
         case (.integer32, SQLITE_INTEGER):
-            return Int32(exactly: sqlite3_column_int64(statement, column)).map { .value($0) } ?? .none
+            return Int32(exactly: sqlite3_column_int64(statement, column)).map(SlotValue.int32) ?? .none
         case (.integer16, SQLITE_INTEGER):
-            return Int16(exactly: sqlite3_column_int64(statement, column)).map { .value($0) } ?? .none
-        case (.boolean, SQLITE_INTEGER): return .value(sqlite3_column_int64(statement, column) != 0)
-        case (.double, SQLITE_FLOAT): return .value(sqlite3_column_double(statement, column))
-        case (.float, SQLITE_FLOAT): return .value(Float(sqlite3_column_double(statement, column)))
+            return Int16(exactly: sqlite3_column_int64(statement, column)).map(SlotValue.int16) ?? .none
+        case (.boolean, SQLITE_INTEGER): return .bool(sqlite3_column_int64(statement, column) != 0)
+        case (.double, SQLITE_FLOAT): return .double(sqlite3_column_double(statement, column))
+        case (.float, SQLITE_FLOAT): return .float(Float(sqlite3_column_double(statement, column)))
         case (.date, SQLITE_FLOAT):
-            return .value(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column)))
-        case (.string, SQLITE_TEXT): return .value(String(sqliteStatement: statement, index: column))
+            return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column)))
+        case (.string, SQLITE_TEXT): return .string(String(sqliteStatement: statement, index: column))
         default:
             let value = DatabaseValue(sqliteStatement: statement, index: column)
             return SlotValue(attribute: SQLiteValueCoding.value(value, for: attribute, external: external))

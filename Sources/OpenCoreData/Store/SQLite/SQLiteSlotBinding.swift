@@ -23,53 +23,24 @@ struct SQLiteSlotBinding {
     /// need not outlive the call (SQLite's `SQLITE_TRANSIENT`).
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
-    /// `value`, whose dynamic type the caller checked is exactly `T`, read
-    /// from the `Any`'s own buffer: a value of a bitwise-copyable type of at
-    /// most three words lies there, at its start (Swift's existential
-    /// layout), where `as!` went through the runtime's dynamic cast, about
-    /// 255 instructions per bound value.
-    @inline(__always)
-    private static func inline<T: BitwiseCopyable>(_ value: Any, as _: T.Type) -> T {
-        assert(type(of: value) == T.self && MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size)
-        return withUnsafeBytes(of: value) { $0.load(as: T.self) }
-    }
-
     /// Binds `value` to parameter `index` of `statement` when this binding
-    /// takes it directly: nil or a value of exactly the attribute's Swift
-    /// type (by type identity: a cast would also take bridged numbers, which
-    /// the conversion stores differently).
-    /// Returns the SQLite result code, or nil for a value the caller must
-    /// convert (another type, such as an Optional boxed in `Any`).
+    /// takes it directly: none, or a typed slot value of the attribute's own
+    /// type (a bridged number or another type stays `.value`, which the
+    /// conversion stores as before).
+    /// Returns the SQLite result code, or nil for a value the caller must convert.
     func bindDirectly(_ value: SlotValue, to statement: SQLiteStatement, at index: CInt) -> CInt? {
-        guard case .value(let value) = value else {
-            return value.isNone ? sqlite3_bind_null(statement, index) : nil
-        }
-        switch kind {
-        case .integer64:
-            guard type(of: value) == Int64.self else { return nil }
-            return sqlite3_bind_int64(statement, index, Self.inline(value, as: Int64.self))
-        case .integer32:
-            guard type(of: value) == Int32.self else { return nil }
-            return sqlite3_bind_int64(statement, index, Int64(Self.inline(value, as: Int32.self)))
-        case .integer16:
-            guard type(of: value) == Int16.self else { return nil }
-            return sqlite3_bind_int64(statement, index, Int64(Self.inline(value, as: Int16.self)))
-        case .boolean:
-            guard type(of: value) == Bool.self else { return nil }
-            return sqlite3_bind_int64(statement, index, Self.inline(value, as: Bool.self) ? 1 : 0)
-        case .double:
-            guard type(of: value) == Double.self else { return nil }
-            return sqlite3_bind_double(statement, index, Self.inline(value, as: Double.self))
-        case .float:
-            guard type(of: value) == Float.self else { return nil }
-            return sqlite3_bind_double(statement, index, Double(Self.inline(value, as: Float.self)))
-        case .date:
-            guard type(of: value) == Date.self else { return nil }
-            return sqlite3_bind_double(statement, index, (value as! Date).timeIntervalSinceReferenceDate)
-        case .string:
-            guard type(of: value) == String.self else { return nil }
-            var string = value as! String
-            return string.withUTF8 { bytes in
+        switch value {
+        case .none: sqlite3_bind_null(statement, index)
+        case .int64(let integer) where kind == .integer64: sqlite3_bind_int64(statement, index, integer)
+        case .int32(let integer) where kind == .integer32: sqlite3_bind_int64(statement, index, Int64(integer))
+        case .int16(let integer) where kind == .integer16: sqlite3_bind_int64(statement, index, Int64(integer))
+        case .bool(let bool) where kind == .boolean: sqlite3_bind_int64(statement, index, bool ? 1 : 0)
+        case .double(let real) where kind == .double: sqlite3_bind_double(statement, index, real)
+        case .float(let real) where kind == .float: sqlite3_bind_double(statement, index, Double(real))
+        case .date(let date) where kind == .date:
+            sqlite3_bind_double(statement, index, date.timeIntervalSinceReferenceDate)
+        case .string(var string) where kind == .string:
+            string.withUTF8 { bytes in
                 // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
                 guard let start = bytes.baseAddress else {
                     return sqlite3_bind_text(statement, index, "", 0, Self.transient)
@@ -77,8 +48,7 @@ struct SQLiteSlotBinding {
                 return sqlite3_bind_text(statement, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self),
                                          CInt(bytes.count), Self.transient)
             }
-        case .other:
-            return nil
+        default: nil
         }
     }
 }
