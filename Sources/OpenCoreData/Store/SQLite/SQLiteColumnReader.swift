@@ -49,7 +49,8 @@ struct SQLiteColumnReader {
     /// attribute's Swift type; none for NULL. `kind` is the attribute's
     /// (`Kind(attribute.attributeType)`), worked out once per query rather
     /// than per value; `external` resolves a blob kept outside the database.
-    func slotValue(_ index: Int, kind: Kind, for attribute: NSAttributeDescription,
+    /// `attribute` is asked for only by the kinds read through `SQLiteValueCoding`.
+    func slotValue(_ index: Int, kind: Kind, for attribute: @autoclosure () -> NSAttributeDescription,
                    external: (Data) -> Data?) -> SlotValue {
         let column = CInt(index)
         let storage = sqlite3_column_type(statement, column)
@@ -68,7 +69,7 @@ struct SQLiteColumnReader {
         case (.string, SQLITE_TEXT): return .string(String(sqliteStatement: statement, index: column))
         default:
             let value = DatabaseValue(sqliteStatement: statement, index: column)
-            return SlotValue(attribute: SQLiteValueCoding.value(value, for: attribute, external: external))
+            return SlotValue(attribute: SQLiteValueCoding.value(value, for: attribute(), external: external))
         }
     }
 }

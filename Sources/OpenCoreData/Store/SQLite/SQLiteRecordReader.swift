@@ -95,7 +95,8 @@ struct SQLiteRecordReader {
             for (slot, source) in sources.enumerated() {
                 let value: SlotValue = switch source {
                 case .none: .none
-                case .attribute(let index): value(reads.attributes[index], from: row)
+                case .attribute(let position, let kind, let index):
+                    row.slotValue(position, kind: kind, for: reads.attributes[index].attribute, external: external)
                 case .toMany: .unread
                 case .toOne(let index): destination(reads.toOnes[index], from: row)
                 }
@@ -105,11 +106,6 @@ struct SQLiteRecordReader {
         }
         return StoreSnapshot(objectID: id, version: reads.versionPosition.flatMap { row.integer($0) } ?? 0,
                              layout: reads.slotLayout, values: values)
-    }
-
-    /// The slot value of the attribute `read` in the current row.
-    private func value(_ read: SQLiteRowLayout.Reads.Attribute, from row: SQLiteColumnReader) -> SlotValue {
-        row.slotValue(read.position, kind: read.kind, for: read.attribute, external: external)
     }
 
     /// The slot value of the to-one relationship `toOne` in the current row:

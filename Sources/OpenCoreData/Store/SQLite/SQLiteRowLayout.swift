@@ -28,8 +28,10 @@ final class SQLiteRowLayout {
             /// No column: the slot is none (a transient property, a column
             /// the query lacks).
             case none
-            /// `attributes[index]`.
-            case attribute(Int)
+            /// `attributes[index]`, with its column position and kind: the
+            /// common kinds read without touching the attribute (each
+            /// access to it, a class reference, cost a retain and a release).
+            case attribute(position: Int, kind: SQLiteColumnReader.Kind, index: Int)
             /// A to-many relationship, left `.unread`.
             case toMany
             /// `toOnes[index]`.
@@ -81,7 +83,9 @@ final class SQLiteRowLayout {
             self.toOnes = toOnes
             self.toManySlots = toManySlots
             var sources = [Source](repeating: .none, count: slotLayout.count)
-            for (index, read) in attributes.enumerated() { sources[read.slot] = .attribute(index) }
+            for (index, read) in attributes.enumerated() {
+                sources[read.slot] = .attribute(position: read.position, kind: read.kind, index: index)
+            }
             for slot in toManySlots { sources[slot] = .toMany }
             for (index, toOne) in toOnes.enumerated() { sources[toOne.slot] = .toOne(index) }
             self.sources = sources
