@@ -34,7 +34,8 @@ enum SQLiteMetadata {
             let plist = Data.fromDatabaseValue(plistValue) ?? Data()
             let decoded: Any
             do {
-                decoded = try UntrustedPropertyList.propertyList(from: plist)
+                // Core Data writes a binary plist, read natively; Foundation reads the rest.
+                decoded = try BinaryPropertyList.decode(plist) ?? UntrustedPropertyList.propertyList(from: plist)
             } catch {
                 throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The store's Z_METADATA.Z_PLIST is not a property list: \(error.localizedDescription)",
                                        userInfo: [NSUnderlyingErrorKey: error as NSError])
