@@ -220,7 +220,7 @@ extension NSManagedObjectContext {
         // since each removal rehashes the entries after it.
         let movingObjects = Set(moving.map(ObjectIdentifier.init))
         registered.removeAll { key, object in
-            movingObjects.contains(ObjectIdentifier(object)) && ObjectKey(object.objectID) == key
+            movingObjects.contains(ObjectIdentifier(object)) && object.registryKey == key
         }
         registered.reserveCapacity(registered.storageCount + moving.count)
         for object in moving {
@@ -232,9 +232,8 @@ extension NSManagedObjectContext {
 
     func reassign(_ object: NSManagedObject, to id: NSManagedObjectID) {
         // One lookup instead of a read and a removal: each hashes the ID's strings.
-        if let other = registered.removeValue(forKey: ObjectKey(object.objectID)), other !== object {
-            registered[object.objectID] = other
-        }
+        let key = object.registryKey
+        if let other = registered.removeValue(forKey: key), other !== object { registered[key] = other }
         object.objectID = id
         registered[id] = object
     }
@@ -245,7 +244,7 @@ extension NSManagedObjectContext {
     /// by the same temporary IDs take the permanent ones too.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
         guard let coordinator = persistentStoreCoordinator else { return }
-        let ids = try SavePlan.permanentIDs(for: objects.filter { $0.objectID.isTemporaryID }, coordinator: coordinator)
+        let ids = try SavePlan.permanentIDs(for: objects.filter(\.hasTemporaryID), coordinator: coordinator)
         var moves: [(temporary: NSManagedObjectID, permanent: NSManagedObjectID)] = []
         for object in objects {
             guard let id = ids[ObjectIdentifier(object)] else { continue }

@@ -13,7 +13,7 @@ extension NSManagedObjectContext {
         guard let object = object as? NSManagedObject, object.managedObjectContext === self, object.isInserted else {
             preconditionFailure("assign(_:to:) takes a managed object newly inserted into this context")
         }
-        if !object.objectID.isTemporaryID {
+        if !object.hasTemporaryID {
             precondition(object.objectID.persistentStore === store,
                          "assign(_:to:): the object already has a permanent ID of another store")
             return

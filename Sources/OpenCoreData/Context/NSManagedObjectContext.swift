@@ -115,7 +115,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Registered objects by ID, held weakly: a released unchanged object
     /// leaves the context, and its memory with it.
-    var registered = SharedValueDictionary<ObjectKey, NSManagedObject>()
+    var registered = SharedValueDictionary<RegistryKey, NSManagedObject>()
     /// The strong references `retainsRegisteredObjects` asks for.
     var retained: [ObjectIdentifier: NSManagedObject] = [:]
     var inserted = ContextObjectList(.inserted), updated = ContextObjectList(.updated)
@@ -261,7 +261,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Registers `object` under its current ID.
     func register(_ object: NSManagedObject) {
-        registered[object.objectID] = object
+        registered[object.registryKey] = object
         if retainsRegisteredObjects { retained[ObjectIdentifier(object)] = object }
     }
 
@@ -300,7 +300,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Drops `object` from the context entirely: it keeps its values but no
     /// longer has a context.
     func forget(_ object: NSManagedObject) {
-        if registered[object.objectID] === object { registered[object.objectID] = nil }
+        let key = object.registryKey
+        if registered[key] === object { registered[key] = nil }
         retained[ObjectIdentifier(object)] = nil
         inserted.remove(object)
         updated.remove(object)

@@ -7,7 +7,7 @@ struct SavePlan {
     var snapshots: [(NSManagedObject, StoreSnapshot)] = []
 
     init(context: NSManagedObjectContext, coordinator: NSPersistentStoreCoordinator) throws {
-        permanentIDs = try Self.permanentIDs(for: context.inserted.objects.filter { $0.objectID.isTemporaryID },
+        permanentIDs = try Self.permanentIDs(for: context.inserted.objects.filter(\.hasTemporaryID),
                                              coordinator: coordinator)
         var stores: [(NSPersistentStore, StoreChangeSet)] = []
         // The position of each store in `stores`, and the last one used: a
@@ -59,7 +59,7 @@ struct SavePlan {
             guard let version = object.committed?.version, version > 0 else { continue }
             try add(object.objectID) { $0.lockedVersions.append((object.objectID, version)) }
         }
-        for object in context.deleted.objects where !object.objectID.isTemporaryID {
+        for object in context.deleted.objects where !object.hasTemporaryID {
             let version = object.committed?.version ?? 0
             try add(object.objectID) { changes in
                 changes.deleted.append(object.objectID)
@@ -128,8 +128,8 @@ struct SavePlan {
     private func snapshot(of object: NSManagedObject, _ layout: SnapshotLayout, in context: NSManagedObjectContext) -> StoreSnapshot {
         func id(_ destination: NSManagedObject) -> NSManagedObjectID? {
             if let id = permanentIDs[ObjectIdentifier(destination)] { return id }
-            guard destination.managedObjectContext === context || !destination.objectID.isTemporaryID else { return nil }
-            return destination.objectID.isTemporaryID ? nil : destination.objectID
+            guard destination.managedObjectContext === context || !destination.hasTemporaryID else { return nil }
+            return destination.hasTemporaryID ? nil : destination.objectID
         }
         let values = object.values
         var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID, version: 0, layout: values.layout)

@@ -10,17 +10,30 @@ open class NSManagedObject: NSObject, KeyValueCoding {
 
     /// The object's ID: temporary until the object is saved, then permanent.
     /// The temporary ID is made at first use: an object made as a fault gets
-    /// its store's ID right after `init`, and so never pays for one.
+    /// its store's ID right after `init`, and an inserted object that is
+    /// saved before anything asks for its ID never pays for one.
     public internal(set) var objectID: NSManagedObjectID {
         get {
             if let storedObjectID { return storedObjectID }
-            let temporary = NSManagedObjectID.temporary(for: entity)
+            let temporary = NSManagedObjectID.temporary(for: entity, number: temporaryNumber)
             storedObjectID = temporary
             return temporary
         }
         set { storedObjectID = newValue }
     }
     private var storedObjectID: NSManagedObjectID?
+    /// The number of the object's temporary ID, given at first need.
+    private lazy var temporaryNumber = TemporaryIDSource.next()
+
+    /// Whether the object's ID is temporary, asked without making the ID.
+    var hasTemporaryID: Bool { storedObjectID?.isTemporaryID ?? true }
+
+    /// The key the object's context registers it under: its ID's, made
+    /// without making the ID (see `RegistryKey`).
+    var registryKey: RegistryKey {
+        if let storedObjectID { return RegistryKey(storedObjectID) }
+        return .temporary(temporaryNumber)
+    }
 
     /// The context that tracks the object; nil once it was deleted and saved,
     /// or after the context was reset or released.

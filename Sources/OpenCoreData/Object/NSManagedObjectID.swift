@@ -46,7 +46,12 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
 
     /// A fresh temporary ID for a newly inserted object of `entity`.
     static func temporary(for entity: NSEntityDescription) -> NSManagedObjectID {
-        NSManagedObjectID(entity: entity, key: .temporary(TemporaryIDSource.next()), store: nil)
+        temporary(for: entity, number: TemporaryIDSource.next())
+    }
+
+    /// The temporary ID numbered `number` (from `TemporaryIDSource`) of an object of `entity`.
+    static func temporary(for entity: NSEntityDescription, number: Int) -> NSManagedObjectID {
+        NSManagedObjectID(entity: entity, key: .temporary(number), store: nil)
     }
 
     /// Whether the ID is temporary: its object was inserted and not yet saved.

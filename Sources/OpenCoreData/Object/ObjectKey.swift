@@ -32,3 +32,29 @@ extension SharedValueDictionary where Key == ObjectKey {
         set { self[ObjectKey(id)] = newValue }
     }
 }
+
+/// A key of a context's registry: an object's ID as an `ObjectKey`, or, for
+/// an inserted object whose temporary ID was not asked for yet, the number
+/// that ID will have (`NSManagedObject.registryKey`). Inserting an object
+/// thus registers it without making its `NSManagedObjectID` (an allocation,
+/// its fields' hashes and a later release, ~750 instructions), which a save
+/// of new objects would only replace by a permanent ID.
+///
+/// Two keys are equal exactly when the IDs they stand for are: a temporary
+/// ID's number is unique in the process.
+enum RegistryKey: Hashable {
+    case temporary(Int)
+    case permanent(ObjectKey)
+
+    init(_ id: NSManagedObjectID) {
+        if case .temporary(let number) = id.key { self = .temporary(number) } else { self = .permanent(ObjectKey(id)) }
+    }
+}
+
+extension SharedValueDictionary where Key == RegistryKey {
+    /// The shared value for the ID `id`; assigning nil removes the entry.
+    subscript(_ id: NSManagedObjectID) -> Value? {
+        mutating get { self[RegistryKey(id)] }
+        set { self[RegistryKey(id)] = newValue }
+    }
+}

@@ -103,6 +103,31 @@ final class Photo: NSManagedObject {
         }
     }
 
+    /// An inserted object is registered before anything asks for its ID
+    /// (the context makes the ID only then, `RegistryKey`): an ID asked for
+    /// late finds the object, stays the same, and differs from every other
+    /// object's; the save gives permanent IDs to all of them alike.
+    @Test(arguments: [TestStack.StoreKind.inMemory, .sqlite])
+    func temporaryIDsMadeLateFindTheirObjects(_ kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
+        let albums = (0..<3).map { TestStack.insert("Album", into: context, ["name": "A\($0)"]) }
+        #expect(context.registeredObjects.count == 3 && albums.allSatisfy(\.hasTemporaryID))
+        let late = albums[1].objectID
+        #expect(late.isTemporaryID && albums[1].objectID === late)
+        #expect(context.registeredObject(for: late) === albums[1] && context.object(with: late) === albums[1])
+        #expect(try context.existingObject(with: late) === albums[1])
+        let others = [albums[0].objectID, albums[2].objectID]
+        #expect(Set(others + [late]).count == 3 && others.allSatisfy { context.registeredObject(for: $0) != nil })
+        try context.save()
+        #expect(albums.allSatisfy { !$0.objectID.isTemporaryID && context.registeredObject(for: $0.objectID) === $0 })
+        #expect(context.registeredObject(for: late) == nil)
+        #expect(Set(albums.map(\.objectID)).count == 3)
+        let never = TestStack.insert("Album", into: context, ["name": "B"])
+        context.delete(never) // deleted before anything asked for its ID: it leaves the context
+        context.processPendingChanges()
+        #expect(!context.registeredObjects.contains(never) && never.managedObjectContext == nil)
+    }
+
     @Test(arguments: TestStack.StoreKind.allCases)
     func objectIDsAndURIs(kind: TestStack.StoreKind) throws {
         let context = try TestStack.context(TestStack.albumsModel(), kind)
