@@ -199,25 +199,39 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The object for `objectID`: the registered one, or a new fault that
     /// loads when first used. Never reads the store.
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
-        if let object = registered[objectID] { return object }
         if parent != nil, !objectID.isTemporaryID {
+            if let object = registered[objectID] { return object }
             // Perhaps an object this context knows by a temporary ID that an ancestor's save replaced.
             adoptPendingPermanentIDs()
-            if let object = registered[objectID] { return object }
         }
-        return registerFault(for: objectID)
+        // One hash lookup finds the object or the place for a new fault (a
+        // fetch makes most of its objects here).
+        let (object, made) = registered.updateValue(forKey: RegistryKey(objectID)) { entry in
+            if let entry { return (entry, false) }
+            let fault = makeFault(for: objectID)
+            entry = fault
+            return (fault, true)
+        }
+        if made, retainsRegisteredObjects { retained[ObjectIdentifier(object)] = object }
+        return object
     }
 
     /// A new fault for `objectID`, registered: for callers that know no
     /// object is registered for it.
     func registerFault(for objectID: NSManagedObjectID) -> NSManagedObject {
+        let object = makeFault(for: objectID)
+        register(object)
+        return object
+    }
+
+    /// A new fault for `objectID` in this context, not registered yet.
+    private func makeFault(for objectID: NSManagedObjectID) -> NSManagedObject {
         let object = ManagedObjectClasses.objectClass(for: objectID.entity).init(entity: objectID.entity, insertInto: nil)
         object.values.removeAll()
         object.objectID = objectID
         object.isFaultStorage = true
         object.hasAwokenFromInsert = true
         object.managedObjectContext = self
-        register(object)
         return object
     }
 

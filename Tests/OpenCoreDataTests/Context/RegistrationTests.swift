@@ -77,6 +77,22 @@ import Testing
         }
     }
 
+    /// Faults made by `object(with:)` while the context retains its objects
+    /// stay registered with nothing else holding them.
+    @Test func retainedFaultsStayRegistered() throws {
+        let context = try Self.savedContext(.sqlite)
+        try context.performAndWait { () throws in
+            let request = NSFetchRequest<NSManagedObjectID>(entityName: "Photo")
+            request.resultType = .managedObjectIDResultType
+            let ids = try context.fetch(request)
+            context.retainsRegisteredObjects = true
+            for id in ids { #expect(context.object(with: id).isFault) }
+            #expect(context.registeredObjects.count == 10)
+            context.retainsRegisteredObjects = false
+            #expect(context.registeredObjects.isEmpty)
+        }
+    }
+
     /// Related objects keep each other alive through their relationships, as
     /// in Core Data (the cycle breaks when one is refreshed into a fault).
     @Test func relationshipsKeepDestinationsRegistered() throws {

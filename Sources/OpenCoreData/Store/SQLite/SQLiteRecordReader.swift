@@ -88,20 +88,20 @@ struct SQLiteRecordReader {
         -> StoreSnapshot? {
         guard let entityPosition = reads.entityPosition,
               row.integer(entityPosition) == Int64(reads.entity.number) else { return nil }
-        // Each slot is made once, in place: filling empty slots cost a `.none`
-        // written and destroyed per slot before each value.
+        // Each slot is made once and appended: filling empty slots cost a
+        // `.none` written and destroyed per slot before each value (and see
+        // `ContiguousArray.empty(count:)` for why not `unsafeUninitializedCapacity`).
         let sources = reads.sources
-        let values = ContiguousArray<SlotValue>(unsafeUninitializedCapacity: sources.count) { buffer, initialized in
-            for (slot, source) in sources.enumerated() {
-                let value: SlotValue = switch source {
-                case .none: .none
-                case .attribute(let position, let kind, let index):
-                    row.slotValue(position, kind: kind, for: reads.attributes[index].attribute, external: external)
-                case .toMany: .unread
-                case .toOne(let index): destination(reads.toOnes[index], from: row)
-                }
-                (buffer.baseAddress! + slot).initialize(to: value)
-                initialized = slot + 1
+        var values = ContiguousArray<SlotValue>()
+        values.reserveCapacity(sources.count)
+        for source in sources {
+            switch source {
+            case .none: values.append(.none)
+            case .attribute(let position, let kind, let index):
+                values.append(row.slotValue(position, kind: kind, for: reads.attributes[index].attribute,
+                                            external: external))
+            case .toMany: values.append(.unread)
+            case .toOne(let index): values.append(destination(reads.toOnes[index], from: row))
             }
         }
         return StoreSnapshot(objectID: id, version: reads.versionPosition.flatMap { row.integer($0) } ?? 0,
