@@ -209,22 +209,22 @@ extension NSManagedObjectContext {
     /// Moves the objects of `objects` that have an ID in `ids` to it, as
     /// `reassign` does one by one.
     private func registerPermanentIDs(of objects: [NSManagedObject], _ ids: [ObjectIdentifier: NSManagedObjectID]) {
-        let moving = objects.filter { ids[ObjectIdentifier($0)] != nil }
-        if hasChildren { handPermanentIDsToChildren(moving.map { ($0.objectID, ids[ObjectIdentifier($0)]!) }) }
-        guard moving.count * 2 >= registered.storageCount else {
-            for object in moving { reassign(object, to: ids[ObjectIdentifier(object)]!) }
+        let moves = objects.compactMap { object in ids[ObjectIdentifier(object)].map { (object, $0) } }
+        if hasChildren { handPermanentIDsToChildren(moves.map { ($0.0.objectID, $0.1) }) }
+        guard moves.count * 2 >= registered.storageCount else {
+            for (object, id) in moves { reassign(object, to: id) }
             return
         }
         // Most registered objects move (a save of new objects): keeping the
         // others in a new table costs less than removing each temporary ID,
-        // since each removal rehashes the entries after it.
-        let movingObjects = Set(moving.map(ObjectIdentifier.init))
+        // since each removal rehashes the entries after it. A moving object
+        // has a temporary ID, so only temporary keys are looked at.
         registered.removeAll { key, object in
-            movingObjects.contains(ObjectIdentifier(object)) && object.registryKey == key
+            guard case .temporary = key else { return false }
+            return ids[ObjectIdentifier(object)] != nil && object.registryKey == key
         }
-        registered.reserveCapacity(registered.storageCount + moving.count)
-        for object in moving {
-            let id = ids[ObjectIdentifier(object)]!
+        registered.reserveCapacity(registered.storageCount + moves.count)
+        for (object, id) in moves {
             object.objectID = id
             registered[id] = object
         }
