@@ -15,9 +15,11 @@ import Foundation
 /// The input is untrusted: every offset, count and reference is checked
 /// against the data, a container that contains itself is refused, and a
 /// damaged list throws `CocoaError(.propertyListReadCorrupt)` (3840), as
-/// Foundation does. Objects this reader does not make (UIDs of keyed
-/// archives, integers wider than 64 bits, keys that are not strings, sets)
-/// make `decode` return nil so that the caller can ask Foundation instead.
+/// Foundation does. It throws only where Foundation's reader fails too;
+/// whatever this reader does not make (UIDs of keyed archives, integers and
+/// counts wider than 64 bits, keys that are not strings, sets, odd markers,
+/// nesting past `maximumDepth`) makes `decode` return nil so that the caller
+/// can ask Foundation instead.
 enum BinaryPropertyList {
     /// The property list in `data`; nil when `data` is not a binary property
     /// list or holds an object this reader leaves to Foundation. O(bytes).
@@ -50,7 +52,9 @@ enum BinaryPropertyList {
             guard trailer >= 8 else { throw Self.damaged }
             offsetSize = Int(bytes[trailer + 6])
             referenceSize = Int(bytes[trailer + 7])
-            guard (1...8).contains(offsetSize), (1...8).contains(referenceSize),
+            // The reference size is checked where references are read: a list
+            // without containers reads whatever it says, as with Foundation.
+            guard (1...8).contains(offsetSize),
                   let count = Self.integer(bytes, at: trailer + 8, size: 8),
                   let top = Self.integer(bytes, at: trailer + 16, size: 8),
                   let table = Self.integer(bytes, at: trailer + 24, size: 8),
@@ -94,14 +98,17 @@ enum BinaryPropertyList {
             let marker = try bytes[range(offset + 1, count: 1).lowerBound]
             guard marker >> 4 == 0x1 else { throw Self.damaged }
             let size = 1 << Int(marker & 0x0F)
-            guard size <= 8, let count = try Self.integer(bytes, at: range(offset + 2, count: size).lowerBound,
-                                                            size: size) else { throw Self.damaged }
+            guard size <= 8 else { throw Unsupported() } // a count wider than 64 bits: Foundation's call
+            guard let count = try Self.integer(bytes, at: range(offset + 2, count: size).lowerBound, size: size)
+            else { throw Self.damaged }
             return (count, offset + 2 + size)
         }
 
         /// The object references `start..<start + count × referenceSize`.
         func references(at start: Int, count: Int) throws -> [Int] {
-            guard count <= (tableOffset - min(start, tableOffset)) / referenceSize else { throw Self.damaged }
+            guard count > 0 else { return [] }
+            guard (1...8).contains(referenceSize), count <= (tableOffset - min(start, tableOffset)) / referenceSize
+            else { throw Self.damaged }
             let span = try range(start, count: count * referenceSize)
             return try stride(from: span.lowerBound, to: span.upperBound, by: referenceSize).map {
                 guard let reference = Self.integer(bytes, at: $0, size: referenceSize) else { throw Self.damaged }
@@ -132,7 +139,7 @@ enum BinaryPropertyList {
                 guard marker & 0x0F == 3 else { throw Unsupported() }
                 return NSNumber(value: Double(bitPattern: try bits(at: offset + 1, size: 8)))
             case 0x3:
-                guard marker == 0x33 else { throw Self.damaged }
+                guard marker == 0x33 else { throw Unsupported() }
                 return Date(timeIntervalSinceReferenceDate: Double(bitPattern: try bits(at: offset + 1, size: 8)))
             case 0x4:
                 let (count, start) = try count(at: offset)
@@ -186,9 +193,11 @@ enum BinaryPropertyList {
             try range(start, count: size).reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[$1]) }
         }
 
-        /// Runs `body` with container `index` open: refuses a cycle and a nesting deeper than `maximumDepth`.
+        /// Runs `body` with container `index` open: refuses a cycle, and leaves
+        /// a nesting deeper than `maximumDepth` to Foundation.
         mutating func inside<T>(_ index: Int, depth: Int, _ body: (inout Reader) throws -> T) throws -> T {
-            guard depth < Self.maximumDepth, !open.contains(index) else { throw Self.damaged }
+            guard depth < Self.maximumDepth else { throw Unsupported() }
+            guard !open.contains(index) else { throw Self.damaged }
             open.append(index)
             defer { open.removeLast() }
             return try body(&self)

@@ -127,6 +127,48 @@ import Testing
             #expect(throws: CocoaError(.propertyListReadCorrupt)) { try BinaryPropertyList.decode(data) }
         }
         #expect(try BinaryPropertyList.decode(Self.list([[0x09]])) as? Bool == true)
+        // Found by randomDamageAgreesWithFoundation: Foundation reads a reference size of 100 in a
+        // list without references, and a count stored in 16 bytes.
+        var emptyArray = [UInt8](Self.list([[0xA0]]))
+        emptyArray[emptyArray.count - 25] = 100
+        #expect(try BinaryPropertyList.decode(Data(emptyArray)) as? [Any] != nil)
+        #expect(try BinaryPropertyList.decode(Self.list([[0x5F, 0x14] + [UInt8](repeating: 0, count: 15) + [1, 0x61]]))
+                == nil)
+    }
+
+    /// 5,000 random damages (one to four bytes set at random, or the end cut
+    /// off) of random property lists: the same checks as for byte flips.
+    @Test func randomDamageAgreesWithFoundation() throws {
+        var generator = SeededGenerator(seed: 1913)
+        var read = 0
+        for round in 0..<5_000 {
+            let value: [String: Any] = ["root": Self.randomValue(&generator), "n": round]
+            var damaged = try PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)
+            if Bool.random(using: &generator) {
+                for _ in 0...Int.random(in: 0...3, using: &generator) {
+                    damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255,
+                                                                                                 using: &generator)
+                }
+            } else {
+                damaged = damaged.prefix(Int.random(in: 0..<damaged.count, using: &generator))
+            }
+            let native: Any?
+            do {
+                native = try BinaryPropertyList.decode(damaged)
+            } catch {
+                let hex = damaged.map { String(format: "%02x", $0) }.joined()
+                #expect(throws: (any Error).self, "round \(round): \(hex)") {
+                    try UntrustedPropertyList.propertyList(from: damaged)
+                }
+                continue
+            }
+            guard let native, !UntrustedPropertyList.holdsSetsOrIsDamaged(damaged),
+                  let foundation = try? PropertyListSerialization.propertyList(from: damaged, format: nil)
+            else { continue }
+            #expect(Self.difference(native, foundation) == nil, "round \(round)")
+            read += 1
+        }
+        #expect(read > 100)
     }
 
     /// Every single-byte change of a real metadata plist: no crash, no hang;
