@@ -43,6 +43,10 @@ enum BinaryPropertyList {
         let objectCount: Int, topObject: Int, tableOffset: Int
         /// The containers being read, innermost last: a reference back to one is a cycle.
         var open: [Int] = []
+        /// The objects read so far, by index. A list may reference one object
+        /// from many places; reading it again at each would take time
+        /// exponential in the nesting (arrays of two references to the next).
+        var done: [Int: Any] = [:]
 
         static let maximumDepth = 512
 
@@ -116,7 +120,15 @@ enum BinaryPropertyList {
             }
         }
 
+        /// Object `index`, read once.
         mutating func object(_ index: Int, depth: Int) throws -> Any {
+            if let known = done[index] { return known }
+            let value = try read(index, depth: depth)
+            done[index] = value
+            return value
+        }
+
+        private mutating func read(_ index: Int, depth: Int) throws -> Any {
             let offset = try offset(of: index)
             let marker = bytes[offset]
             switch marker >> 4 {

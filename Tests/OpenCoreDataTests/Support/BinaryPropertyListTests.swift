@@ -171,6 +171,21 @@ import Testing
         #expect(read > 100)
     }
 
+    /// An object referenced from many places is read once: 60 arrays, each
+    /// holding the next one twice, would take 2^60 reads otherwise.
+    @Test func sharedObjectsAreReadOnce() throws {
+        let levels = 60
+        var objects = (0..<levels).map { level -> [UInt8] in [0xA2, UInt8(level + 1), UInt8(level + 1)] }
+        objects.append([0x09])
+        var nested = try #require(try BinaryPropertyList.decode(Self.list(objects)))
+        for _ in 0..<levels {
+            let pair = try #require(nested as? [Any])
+            #expect(pair.count == 2)
+            nested = pair[1]
+        }
+        #expect(nested as? Bool == true)
+    }
+
     /// Every single-byte change of a real metadata plist: no crash, no hang;
     /// when both readers read it, they agree.
     @Test func everyByteFlipOfAStoresMetadataIsHandled() throws {
