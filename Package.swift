@@ -77,8 +77,11 @@ let package = Package(
         // Code in Apple's style (XCTest, Foundation and the Core Data module side by side) that must
         // compile with only the import changed; it sees the library as applications do.
         // Its model is a resource, as an app's would be, for NSPersistentContainer(name:).
+        // Code written for Apple's Core Data compiles here without a warning too (an unused
+        // result of an Objective-C method, which Swift lets go on Apple, is one): warnings are errors.
         .testTarget(name: "ApplePortingTests", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
-                    resources: [.copy("Resources/PortingModel.xcdatamodeld")]),
+                    resources: [.copy("Resources/PortingModel.xcdatamodeld")],
+                    swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -47,6 +47,21 @@ final class ConcurrencyAPITests: XCTestCase {
         }
     }
 
+    // Apple imports Objective-C methods with their results discardable: code that ignores them
+    // compiles there without a warning, and here too (this target treats warnings as errors).
+    func testResultsOfObjectiveCMethodsMayBeIgnored() throws {
+        let context = try container().newBackgroundContext()
+        try context.performAndWait {
+            let tag = NSEntityDescription.insertNewObject(forEntityName: "PortingTag", into: context)
+            NSEntityDescription.insertNewObject(forEntityName: "PortingTag", into: context)
+            try context.save()
+            context.object(with: tag.objectID)
+            try context.existingObject(with: tag.objectID)
+            try context.execute(NSBatchDeleteRequest(fetchRequest: NSFetchRequest(entityName: "PortingTag")))
+            XCTAssertEqual(try context.count(for: NSFetchRequest<NSFetchRequestResult>(entityName: "PortingTag")), 0)
+        }
+    }
+
     // Apple: `func performAndWait(_ block: () -> Void)` beside the generic iOS 15 overload.
     func testNonGenericPerformAndWait() throws {
         let context = try container().newBackgroundContext()

@@ -3,6 +3,8 @@
 extension NSEntityDescription {
     /// A new object of the entity named `entityName`, inserted into `context`,
     /// of the class its `managedObjectClassName` names (see docs/Differences.md).
+    /// The result may be ignored, as Apple's (an Objective-C method) may.
+    @discardableResult
     public class func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
         guard let entity = entity(forEntityName: entityName, in: context) else {
             preconditionFailure("+entityForName: could not locate an entity named '\(entityName)' in the context's model")

@@ -204,6 +204,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// The object for `objectID`: the registered one, or a new fault that
     /// loads when first used. Never reads the store.
+    @discardableResult
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         if parent != nil, !objectID.isTemporaryID {
             if let object = registered[objectID] { return object }
@@ -244,6 +245,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The object for `objectID` with its values loaded, reading the store if
     /// needed. Throws NSManagedObjectReferentialIntegrityError (133000) when
     /// the store has no such record.
+    @discardableResult
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
         if let object = registered[objectID], !object.isFault, !object.isInaccessible { return object }
         guard let row = try loadRow(for: objectID) else {

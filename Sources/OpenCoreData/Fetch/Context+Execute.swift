@@ -11,6 +11,8 @@ extension NSManagedObjectContext {
     /// NSManagedObjectValidationError (1550) for a value that does not fit its
     /// attribute, or a store error; a failed request changes no store it
     /// failed on. Costs one store transaction per store, no managed objects.
+    /// The result may be ignored, as Apple's (an Objective-C method) may.
+    @discardableResult
     public func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult {
         switch request {
         case let update as NSBatchUpdateRequest: return try executeBatchUpdate(update)
