@@ -44,11 +44,6 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         self.storeIdentifier = store?.identifier
     }
 
-    /// A fresh temporary ID for a newly inserted object of `entity`.
-    static func temporary(for entity: NSEntityDescription) -> NSManagedObjectID {
-        temporary(for: entity, number: TemporaryIDSource.next())
-    }
-
     /// The temporary ID numbered `number` (from `TemporaryIDSource`) of an object of `entity`.
     static func temporary(for entity: NSEntityDescription, number: Int) -> NSManagedObjectID {
         NSManagedObjectID(entity: entity, key: .temporary(number), store: nil)

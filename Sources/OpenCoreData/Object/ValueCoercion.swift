@@ -23,7 +23,10 @@ enum ValueCoercion {
     /// copies through `Any?` that `coerce` costs.
     static func slotValue(_ value: consuming Any?, for attribute: NSAttributeDescription) -> SlotValue {
         guard let value else { return .none }
-        // One look at the value's type (~50 instructions) decides.
+        // One look at the value's type (~50 instructions) decides. The switch
+        // by attribute type mirrors `SlotValue(attribute:)`'s by value type:
+        // checking the stored type first and then calling that cost ~80
+        // instructions more per set (insert-items 38,903 → 39,691).
         let given = Swift.type(of: value)
         switch attribute.attributeType {
         case .integer64AttributeType where given == Int64.self: return .int64(SlotValue.unboxed(value))

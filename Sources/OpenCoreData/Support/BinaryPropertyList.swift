@@ -34,6 +34,19 @@ enum BinaryPropertyList {
         }
     }
 
+    /// The big-endian unsigned integer of `size` (1…8) bytes at `start`, the
+    /// format's offsets, counts and references; nil past the end or above `Int.max`.
+    static func integer(_ bytes: [UInt8], at start: Int, size: Int) -> Int? {
+        guard let value = bits(bytes, at: start, size: size) else { return nil }
+        return value > UInt64(Int.max) ? nil : Int(value)
+    }
+
+    /// The `size` (1…8) bytes at `start` as a big-endian bit pattern; nil past the end.
+    static func bits(_ bytes: [UInt8], at start: Int, size: Int) -> UInt64? {
+        guard size >= 1, size <= 8, start >= 0, start <= bytes.count - size else { return nil }
+        return bytes[start..<start + size].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+
     /// An object of a kind left to Foundation.
     private struct Unsupported: Error {}
 
@@ -59,9 +72,9 @@ enum BinaryPropertyList {
             // The reference size is checked where references are read: a list
             // without containers reads whatever it says, as with Foundation.
             guard (1...8).contains(offsetSize),
-                  let count = Self.integer(bytes, at: trailer + 8, size: 8),
-                  let top = Self.integer(bytes, at: trailer + 16, size: 8),
-                  let table = Self.integer(bytes, at: trailer + 24, size: 8),
+                  let count = BinaryPropertyList.integer(bytes, at: trailer + 8, size: 8),
+                  let top = BinaryPropertyList.integer(bytes, at: trailer + 16, size: 8),
+                  let table = BinaryPropertyList.integer(bytes, at: trailer + 24, size: 8),
                   table >= 8, table <= trailer, count <= (trailer - table) / offsetSize, top < count
             else { throw Self.damaged }
             objectCount = count
@@ -71,14 +84,9 @@ enum BinaryPropertyList {
 
         static var damaged: CocoaError { CocoaError(.propertyListReadCorrupt) }
 
-        /// The big-endian unsigned integer of `size` bytes at `start`; nil
-        /// past the end or above `Int.max`.
-        static func integer(_ bytes: [UInt8], at start: Int, size: Int) -> Int? {
-            guard size >= 1, size <= 8, start >= 0, start <= bytes.count - size else { return nil }
-            var value: UInt64 = 0
-            for index in start..<start + size { value = value << 8 | UInt64(bytes[index]) }
-            return value > UInt64(Int.max) ? nil : Int(value)
-        }
+
+        /// The offset, count or reference of `size` bytes at `start` (see `BinaryPropertyList.integer`).
+        func integer(at start: Int, size: Int) -> Int? { BinaryPropertyList.integer(bytes, at: start, size: size) }
 
         /// The bytes `start..<start + count`, checked to lie before the offset table.
         func range(_ start: Int, count: Int) throws -> Range<Int> {
@@ -89,7 +97,7 @@ enum BinaryPropertyList {
         /// Where object `index` starts.
         func offset(of index: Int) throws -> Int {
             guard index >= 0, index < objectCount,
-                  let offset = Self.integer(bytes, at: tableOffset + index * offsetSize, size: offsetSize),
+                  let offset = integer(at: tableOffset + index * offsetSize, size: offsetSize),
                   offset >= 8, offset < tableOffset else { throw Self.damaged }
             return offset
         }
@@ -103,7 +111,7 @@ enum BinaryPropertyList {
             guard marker >> 4 == 0x1 else { throw Self.damaged }
             let size = 1 << Int(marker & 0x0F)
             guard size <= 8 else { throw Unsupported() } // a count wider than 64 bits: Foundation's call
-            guard let count = try Self.integer(bytes, at: range(offset + 2, count: size).lowerBound, size: size)
+            guard let count = try integer(at: range(offset + 2, count: size).lowerBound, size: size)
             else { throw Self.damaged }
             return (count, offset + 2 + size)
         }
@@ -115,7 +123,7 @@ enum BinaryPropertyList {
             else { throw Self.damaged }
             let span = try range(start, count: count * referenceSize)
             return try stride(from: span.lowerBound, to: span.upperBound, by: referenceSize).map {
-                guard let reference = Self.integer(bytes, at: $0, size: referenceSize) else { throw Self.damaged }
+                guard let reference = integer(at: $0, size: referenceSize) else { throw Self.damaged }
                 return reference
             }
         }
@@ -141,11 +149,8 @@ enum BinaryPropertyList {
             case 0x1:
                 let size = 1 << Int(marker & 0x0F)
                 guard size <= 8 else { throw Unsupported() }
-                let span = try range(offset + 1, count: size)
-                var value: UInt64 = 0
-                for index in span { value = value << 8 | UInt64(bytes[index]) }
                 // Eight-byte integers are signed; shorter ones are unsigned.
-                return NSNumber(value: Int64(bitPattern: value))
+                return NSNumber(value: Int64(bitPattern: try bits(at: offset + 1, size: size)))
             case 0x2:
                 // Four-byte reals (which Core Data does not write) are left to Foundation.
                 guard marker & 0x0F == 3 else { throw Unsupported() }
@@ -202,7 +207,9 @@ enum BinaryPropertyList {
 
         /// The `size` bytes at `start` as a big-endian bit pattern.
         func bits(at start: Int, size: Int) throws -> UInt64 {
-            try range(start, count: size).reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[$1]) }
+            guard let bits = BinaryPropertyList.bits(bytes, at: try range(start, count: size).lowerBound, size: size)
+            else { throw Self.damaged }
+            return bits
         }
 
         /// Runs `body` with container `index` open: refuses a cycle, and leaves

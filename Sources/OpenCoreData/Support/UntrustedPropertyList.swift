@@ -27,11 +27,7 @@ enum UntrustedPropertyList {
         guard bytes.starts(with: Array("bplist00".utf8)) else { return false }
         let trailerStart = bytes.count - 32
         guard trailerStart >= 8 else { return true }
-        func integer(at start: Int, size: Int) -> Int? {
-            guard size >= 1, size <= 8, start >= 0, start + size <= bytes.count else { return nil }
-            let value = bytes[start..<start + size].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            return value > UInt64(Int.max) ? nil : Int(value)
-        }
+        func integer(at start: Int, size: Int) -> Int? { BinaryPropertyList.integer(bytes, at: start, size: size) }
         let offsetSize = Int(bytes[trailerStart + 6])
         guard let objects = integer(at: trailerStart + 8, size: 8),
               let table = integer(at: trailerStart + 24, size: 8),
