@@ -132,9 +132,10 @@ struct SavePlan {
             return destination.hasTemporaryID ? nil : destination.objectID
         }
         let values = object.values
-        var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID, version: 0, layout: values.layout)
         // The attribute slots are the object's, shared until a relationship or cleared slot is written.
-        if !values.slots.isEmpty { snapshot.values = values.slots }
+        let slots = values.slots.isEmpty ? .empty(count: values.layout.count) : values.slots
+        var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID, version: 0, layout: values.layout,
+                                     values: slots)
         for slot in layout.cleared where !snapshot[slot].isNone { snapshot[slot] = .none }
         for slot in layout.toMany {
             switch values[slot] {

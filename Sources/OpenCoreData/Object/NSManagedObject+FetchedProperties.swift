@@ -12,14 +12,14 @@ extension NSManagedObject {
     /// until the object is refreshed or turned into a fault. An array, as on
     /// Apple; empty without a context or when the fetch fails.
     func fetchedValue(_ property: NSFetchedPropertyDescription, slot: Int) -> Any? {
-        if case .value(let cached) = values[slot] { return cached }
+        if case .value(let cached) = values[slot] { return cached.value }
         guard let context = managedObjectContext, let request = property.fetchRequest else {
             return [NSManagedObject]()
         }
         let variables: [String: Any] = ["FETCH_SOURCE": self, "FETCHED_PROPERTY": property]
         request.predicate = request.predicate?.withSubstitutionVariables(variables)
         let results: [Any] = ((try? context.fetch(request)) ?? []).map { $0 as Any }
-        values.resolve(slot, to: .value(results))
+        values.resolve(slot, to: .boxed(results))
         return results
     }
 }

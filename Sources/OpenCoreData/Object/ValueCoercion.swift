@@ -39,7 +39,7 @@ enum ValueCoercion {
         case .stringAttributeType where given == String.self: return .string(SlotValue.unboxed(value))
         case .decimalAttributeType where given == Decimal.self, .binaryDataAttributeType where given == Data.self,
              .UUIDAttributeType where given == UUID.self, .URIAttributeType where given == URL.self:
-            return .value(value)
+            return .boxed(value)
         default: return SlotValue(attribute: coerce(value, for: attribute))
         }
     }

@@ -38,6 +38,15 @@ import Testing
         #expect(SlotValue(attribute: nil as Any?).isNone)
     }
 
+    /// A slot value is the size of its largest payload (a string, a set of
+    /// objects) and a tag: values of other types are boxed, since an `Any`
+    /// inline made each slot 40 bytes (and every switch over one copy it).
+    @Test func slotValuesTakeThreeWords() {
+        #expect(MemoryLayout<SlotValue>.stride == 3 * MemoryLayout<Int>.stride)
+        let boxed = SlotValue(attribute: Decimal(7))
+        #expect(Self.caseName(boxed) == "value" && boxed.any as? Decimal == 7)
+    }
+
     /// An `Any` made in generic code from another `Any` holds the inner one
     /// out of line, though `type(of:)` reports the inner value's type: its
     /// value is still read, not the box's address.

@@ -28,27 +28,34 @@ struct SQLiteSlotBinding {
     /// type (a bridged number or another type stays `.value`, which the
     /// conversion stores as before).
     /// Returns the SQLite result code, or nil for a value the caller must convert.
+    /// Each kind takes one case of `value`, tested once.
     func bindDirectly(_ value: SlotValue, to statement: SQLiteStatement, at index: CInt) -> CInt? {
-        switch value {
-        case .none: sqlite3_bind_null(statement, index)
-        case .int64(let integer) where kind == .integer64: sqlite3_bind_int64(statement, index, integer)
-        case .int32(let integer) where kind == .integer32: sqlite3_bind_int64(statement, index, Int64(integer))
-        case .int16(let integer) where kind == .integer16: sqlite3_bind_int64(statement, index, Int64(integer))
-        case .bool(let bool) where kind == .boolean: sqlite3_bind_int64(statement, index, bool ? 1 : 0)
-        case .double(let real) where kind == .double: sqlite3_bind_double(statement, index, real)
-        case .float(let real) where kind == .float: sqlite3_bind_double(statement, index, Double(real))
-        case .date(let date) where kind == .date:
-            sqlite3_bind_double(statement, index, date.timeIntervalSinceReferenceDate)
-        case .string(var string) where kind == .string:
-            string.withUTF8 { bytes in
-                // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
-                guard let start = bytes.baseAddress else {
-                    return sqlite3_bind_text(statement, index, "", 0, Self.transient)
-                }
-                return sqlite3_bind_text(statement, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self),
-                                         CInt(bytes.count), Self.transient)
+        switch kind {
+        case .integer64: if case .int64(let integer) = value { return sqlite3_bind_int64(statement, index, integer) }
+        case .integer32:
+            if case .int32(let integer) = value { return sqlite3_bind_int64(statement, index, Int64(integer)) }
+        case .integer16:
+            if case .int16(let integer) = value { return sqlite3_bind_int64(statement, index, Int64(integer)) }
+        case .boolean: if case .bool(let bool) = value { return sqlite3_bind_int64(statement, index, bool ? 1 : 0) }
+        case .double: if case .double(let real) = value { return sqlite3_bind_double(statement, index, real) }
+        case .float: if case .float(let real) = value { return sqlite3_bind_double(statement, index, Double(real)) }
+        case .date:
+            if case .date(let date) = value {
+                return sqlite3_bind_double(statement, index, date.timeIntervalSinceReferenceDate)
             }
-        default: nil
+        case .string: if case .string(let string) = value { return Self.bind(string, to: statement, at: index) }
+        case .other: break
+        }
+        return value.isNone ? sqlite3_bind_null(statement, index) : nil
+    }
+
+    private static func bind(_ string: String, to statement: SQLiteStatement, at index: CInt) -> CInt {
+        var string = string
+        return string.withUTF8 { bytes in
+            // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
+            guard let start = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, transient) }
+            return sqlite3_bind_text(statement, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self),
+                                     CInt(bytes.count), transient)
         }
     }
 }
