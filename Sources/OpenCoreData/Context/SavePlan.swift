@@ -97,7 +97,10 @@ struct SavePlan {
                                            userInfo: [NSAffectedObjectsErrorKey: group])
                 }
                 let keys = try store.newPrimaryKeys(for: entity, count: group.count)
-                for (object, key) in zip(group, keys) { ids[ObjectIdentifier(object)] = store.objectID(for: entity, primaryKey: key) }
+                let family = store.idFamily(for: entity)
+                for (object, key) in zip(group, keys) {
+                    ids[ObjectIdentifier(object)] = NSManagedObjectID(family: family, key: .permanent(key))
+                }
             }
         }
         return ids

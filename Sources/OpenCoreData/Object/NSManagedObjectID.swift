@@ -14,39 +14,36 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         case permanent(Int64)
     }
 
-    /// The entity of the object.
-    public let entity: NSEntityDescription
-
-    /// The store that holds the object's record; nil while the ID is temporary.
-    public private(set) weak var persistentStore: NSPersistentStore?
-
+    /// The entity, store and names this ID shares with the others of its entity and store.
+    let family: ObjectIDFamily
     let key: Key
-    /// The store's `NSStoreUUIDKey`; kept apart from the weak store so that an
-    /// ID still names its record after the store is removed.
-    let storeIdentifier: String?
-    private let entityName: String
     /// The hash of the key and entity name, computed once, so that hashing an
     /// ID costs no string hashing (the store identifier is left out: IDs of
     /// two stores rarely meet in one dictionary, and equality tells them apart).
     let recordHash: Int
 
-    init(entity: NSEntityDescription, key: Key, store: NSPersistentStore?) {
-        self.entity = entity
-        self.entityName = entity.name ?? ""
-        let entityNameHash = entity.nameHash
+    /// The entity of the object.
+    public var entity: NSEntityDescription { family.entity }
+
+    /// The store that holds the object's record; nil while the ID is temporary.
+    public var persistentStore: NSPersistentStore? { family.store }
+
+    /// The store's `NSStoreUUIDKey` when the ID was made.
+    var storeIdentifier: String? { family.storeIdentifier }
+
+    init(family: ObjectIDFamily, key: Key) {
+        self.family = family
         switch key {
         case .permanent(let pk):
-            recordHash = Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15) ^ entityNameHash
-        case .temporary(let number): recordHash = number ^ entityNameHash
+            recordHash = Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15) ^ family.entityNameHash
+        case .temporary(let number): recordHash = number ^ family.entityNameHash
         }
         self.key = key
-        self.persistentStore = store
-        self.storeIdentifier = store?.identifier
     }
 
     /// The temporary ID numbered `number` (from `TemporaryIDSource`) of an object of `entity`.
     static func temporary(for entity: NSEntityDescription, number: Int) -> NSManagedObjectID {
-        NSManagedObjectID(entity: entity, key: .temporary(number), store: nil)
+        NSManagedObjectID(family: ObjectIDFamily(entity: entity, store: nil), key: .temporary(number))
     }
 
     /// Whether the ID is temporary: its object was inserted and not yet saved.
@@ -66,8 +63,9 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// it back into an ID with `managedObjectID(forURIRepresentation:)`.
     public func uriRepresentation() -> URL {
         switch key {
-        case .temporary(let number): return URL(string: "x-coredata:///\(entityName)/t\(TemporaryIDSource.token(number))")!
-        case .permanent(let pk): return URL(string: "x-coredata://\(storeIdentifier ?? "")/\(entityName)/p\(pk)")!
+        case .temporary(let number):
+            return URL(string: "x-coredata:///\(family.entityName)/t\(TemporaryIDSource.token(number))")!
+        case .permanent(let pk): return URL(string: "x-coredata://\(storeIdentifier ?? "")/\(family.entityName)/p\(pk)")!
         }
     }
 
@@ -80,7 +78,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
 
     /// Whether `other` names the same record: same key, entity name and store.
     func namesSameRecord(as other: NSManagedObjectID) -> Bool {
-        key == other.key && entityName == other.entityName && storeIdentifier == other.storeIdentifier
+        key == other.key && family.namesSameRecords(as: other.family)
     }
 
     /// The key mixed with the entity name's hash, computed once.

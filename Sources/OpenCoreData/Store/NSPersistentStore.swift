@@ -47,6 +47,8 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// `NSStoreUUIDKey` of `metadata`, kept apart because every object ID the
     /// store makes reads it (a metadata lookup and cast cost ~2,500 instructions).
     private var cachedIdentifier: String?
+    /// `idFamily(for:)`'s families by entity; each holds its entity, so no key outlives its entity.
+    private let idFamilies = Locked<[ObjectIdentifier: ObjectIDFamily]>([:])
 
     /// A store described by its coordinator, configuration, location and options.
     public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
@@ -175,7 +177,20 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// A permanent ID of a record of this store.
     func objectID(for entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObjectID {
-        NSManagedObjectID(entity: entity, key: .permanent(primaryKey), store: self)
+        NSManagedObjectID(family: idFamily(for: entity), key: .permanent(primaryKey))
+    }
+
+    /// What the store's IDs of `entity` share, made once per entity (and
+    /// again after the store's identifier changes). Costs a lock and a
+    /// lookup: a loop making many IDs asks once.
+    func idFamily(for entity: NSEntityDescription) -> ObjectIDFamily {
+        let identifier = cachedIdentifier
+        return idFamilies.withLock { families in
+            if let family = families[ObjectIdentifier(entity)], family.storeIdentifier == identifier { return family }
+            let family = ObjectIDFamily(entity: entity, store: self)
+            families[ObjectIdentifier(entity)] = family
+            return family
+        }
     }
 
     /// Whether the store holds objects of `entity` (by its configuration).

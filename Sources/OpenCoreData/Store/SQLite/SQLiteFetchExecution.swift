@@ -74,13 +74,15 @@ struct SQLiteFetchExecution {
             let layout = SQLiteRowLayout(columnNames: statement.columnNames)
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
+            var family: ObjectIDFamily?
             while try rows.next() != nil {
                 guard let pk = columns.integer(0), let number = columns.integer(1).flatMap({ Int(exactly: $0) }),
                       fetched.contains(number) else { continue }
                 if prefetches {
-                    guard let reads = layout.reads(number: number, in: store.mapping),
-                          let snapshot = reader.snapshot(of: store.objectID(for: reads.description, primaryKey: pk),
-                                                         from: columns, reads: reads) else { continue }
+                    guard let reads = layout.reads(number: number, in: store.mapping) else { continue }
+                    if family?.entity !== reads.description { family = store.idFamily(for: reads.description) }
+                    let id = NSManagedObjectID(family: family!, key: .permanent(pk))
+                    guard let snapshot = reader.snapshot(of: id, from: columns, reads: reads) else { continue }
                     snapshots.append(snapshot)
                 } else {
                     guard store.mapping.entity(number: number) != nil else { continue }

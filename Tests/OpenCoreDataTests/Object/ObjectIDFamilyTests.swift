@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import OpenCoreDataCore
+
+/// IDs of one entity's records in one store share their entity, store and
+/// names (`ObjectIDFamily`) instead of each holding them, with Apple's
+/// behaviour kept: an ID's store is weak (`NSManagedObjectID.persistentStore`
+/// is `weak` in Apple's header), its URI names the store it was made by even
+/// after that store is gone, and IDs made before and after a store's
+/// identifier changes name different stores.
+@Suite struct ObjectIDFamilyTests {
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func idsOfOneEntityAndStoreShareTheirFamily(_ kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
+        let album = TestStack.insert("Album", into: context, ["name": "A"])
+        for name in ["p1", "p2", "p3"] { TestStack.insert("Photo", into: context, ["name": name, "album": album]) }
+        try context.save()
+        context.reset()
+        let photos = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
+        let albums = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
+        #expect(photos.count >= 2 && albums.count >= 1)
+        let family = photos[0].objectID.family
+        #expect(photos.allSatisfy { $0.objectID.family === family })
+        #expect(albums[0].objectID.family !== family && albums[0].objectID.entity.name == "Album")
+        let inserted = TestStack.insert("Photo", into: context)
+        #expect(inserted.objectID.family !== family && inserted.objectID.persistentStore == nil)
+        try context.save()
+        #expect(inserted.objectID.family === family && inserted.objectID.persistentStore != nil)
+    }
+
+    @Test func idsMadeAfterTheIdentifierChangesNameTheNewOne() throws {
+        let context = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first)
+        let entity = try #require(context.persistentStoreCoordinator?.managedObjectModel.entitiesByName["Album"])
+        let before = store.objectID(for: entity, primaryKey: 1)
+        let old = try #require(store.identifier)
+        store.identifier = "RENAMED"
+        let after = store.objectID(for: entity, primaryKey: 1)
+        #expect(before.uriRepresentation().absoluteString == "x-coredata://\(old)/Album/p1")
+        #expect(after.uriRepresentation().absoluteString == "x-coredata://RENAMED/Album/p1")
+        #expect(before != after && before.family !== after.family)
+        #expect(store.objectID(for: entity, primaryKey: 2).family === after.family)
+    }
+
+    @Test func anIDOutlivesItsStoreWithoutKeepingIt() throws {
+        weak var weakStore: NSPersistentStore?
+        let (id, identifier): (NSManagedObjectID, String) = try {
+            let context = try TestStack.context(TestStack.albumsModel(), .sqlite)
+            let album = TestStack.insert("Album", into: context, ["name": "A"])
+            try context.save()
+            let coordinator = try #require(context.persistentStoreCoordinator)
+            let store = try #require(coordinator.persistentStores.first)
+            weakStore = store
+            #expect(album.objectID.persistentStore === store)
+            try coordinator.remove(store)
+            return (album.objectID, try #require(store.identifier))
+        }()
+        #expect(weakStore == nil && id.persistentStore == nil)
+        #expect(id.uriRepresentation().absoluteString == "x-coredata://\(identifier)/Album/p1")
+        #expect(id.entity.name == "Album")
+    }
+}
