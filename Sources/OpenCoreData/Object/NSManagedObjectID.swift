@@ -35,7 +35,8 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         self.family = family
         switch key {
         case .permanent(let pk):
-            recordHash = Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15) ^ family.entityNameHash
+            let mixed = Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15)
+            recordHash = mixed ^ family.entityNameHash
         case .temporary(let number): recordHash = number ^ family.entityNameHash
         }
         self.key = key
@@ -65,7 +66,8 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         switch key {
         case .temporary(let number):
             return URL(string: "x-coredata:///\(family.entityName)/t\(TemporaryIDSource.token(number))")!
-        case .permanent(let pk): return URL(string: "x-coredata://\(storeIdentifier ?? "")/\(family.entityName)/p\(pk)")!
+        case .permanent(let pk):
+            return URL(string: "x-coredata://\(storeIdentifier ?? "")/\(family.entityName)/p\(pk)")!
         }
     }
 
