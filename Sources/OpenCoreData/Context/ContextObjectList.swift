@@ -52,7 +52,7 @@ struct ContextObjectList {
 }
 
 /// The marks of the context lists an object is in (see `ContextObjectList`); 0 for none.
-struct ContextListMarks {
+struct ContextListMarks: Equatable {
     private var inserted = 0, updated = 0, deleted = 0
 
     subscript(kind: ContextObjectList.Kind) -> Int {

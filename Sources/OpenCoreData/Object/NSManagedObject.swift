@@ -23,7 +23,12 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     }
     private var storedObjectID: NSManagedObjectID?
     /// The number of the object's temporary ID, given at first need.
-    private lazy var temporaryNumber = TemporaryIDSource.next()
+    private var temporaryNumber: Int {
+        if let number = changeState?.temporaryNumber { return number }
+        let number = TemporaryIDSource.next()
+        madeChangeState.temporaryNumber = number
+        return number
+    }
 
     /// Whether the object's ID is temporary, asked without making the ID.
     var hasTemporaryID: Bool { storedObjectID?.isTemporaryID ?? true }
@@ -70,21 +75,32 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     var valuesStamp = 0
     /// `valuesStamp` right after a child context's save brought values that
     /// its validation passed; -1 for none.
-    var childValidatedStamp = -1
+    var childValidatedStamp: Int {
+        get { changeState?.childValidatedStamp ?? -1 }
+        set { if changeState != nil || newValue != -1 { madeChangeState.childValidatedStamp = newValue } }
+    }
     /// The record as last read from or written to the store (shared with the
     /// coordinator's row cache); nil for objects never saved and for faults
     /// whose record was not read yet.
     var committedRow: StoreRowCache.Row?
     var committed: StoreSnapshot? { committedRow?.snapshot }
-    // `eventBaseline`: values at the start of the current event, kept once the
-    // object changes in the event (for `changedValuesForCurrentEvent()`).
-    // `isFaultStorage`: whether the values are not loaded. Both are read on
-    // every change; release builds skip their exclusivity checks, as `values`'.
+    /// Values at the start of the current event, kept once the object
+    /// changes in the event (for `changedValuesForCurrentEvent()`).
+    var eventBaseline: PropertyValues? {
+        get { changeState?.eventBaseline }
+        set {
+            if let changeState {
+                changeState.eventBaseline = newValue
+            } else if newValue != nil {
+                madeChangeState.eventBaseline = newValue
+            }
+        }
+    }
+    // Whether the values are not loaded: read on every change; release
+    // builds skip its exclusivity check, as `values`'.
     #if DEBUG
-    var eventBaseline: PropertyValues?
     var isFaultStorage = false
     #else
-    @exclusivity(unchecked) var eventBaseline: PropertyValues?
     @exclusivity(unchecked) var isFaultStorage = false
     #endif
     /// Flags the context keeps in step with its inserted/updated/deleted sets.
@@ -92,11 +108,40 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Set when the object's record vanished and `shouldDeleteInaccessibleFaults` let it read as deleted.
     var isInaccessible = false
     var hasAwokenFromInsert = false
-    /// The numbers of the context events that recorded the object as
-    /// inserted, as changed and as updated (see `ContextEvent`); 0 for none.
-    var insertedInEvent = 0, changedInEvent = 0, updatedInEvent = 0
+    /// The number of the context event that recorded the object as inserted
+    /// (see `ContextEvent`); 0 for none. `changedInEvent` and `updatedInEvent` likewise.
+    var insertedInEvent: Int {
+        get { changeState?.insertedInEvent ?? 0 }
+        set { if changeState != nil || newValue != 0 { madeChangeState.insertedInEvent = newValue } }
+    }
+    var changedInEvent: Int {
+        get { changeState?.changedInEvent ?? 0 }
+        set { if changeState != nil || newValue != 0 { madeChangeState.changedInEvent = newValue } }
+    }
+    var updatedInEvent: Int {
+        get { changeState?.updatedInEvent ?? 0 }
+        set { if changeState != nil || newValue != 0 { madeChangeState.updatedInEvent = newValue } }
+    }
     /// Which of its context's inserted/updated/deleted lists hold the object.
-    var listMarks = ContextListMarks()
+    var listMarks: ContextListMarks {
+        get { changeState?.listMarks ?? ContextListMarks() }
+        set { if changeState != nil || newValue != ContextListMarks() { madeChangeState.listMarks = newValue } }
+    }
+    // The fields above, made when one of them first gets a value of its own;
+    // read on every change, so release builds skip its exclusivity check.
+    #if DEBUG
+    private var changeState: ObjectChangeState?
+    #else
+    @exclusivity(unchecked) private var changeState: ObjectChangeState?
+    #endif
+    /// Whether the object made its change state: never for an object only read.
+    var holdsChangeState: Bool { changeState != nil }
+    private var madeChangeState: ObjectChangeState {
+        if let changeState { return changeState }
+        let made = ObjectChangeState()
+        changeState = made
+        return made
+    }
 
     /// An object of `entity`, inserted into `context` when one is given.
     /// Attributes start at their default values.
