@@ -145,6 +145,17 @@ enum TestStack {
         return writer
     }
 
+    /// A context over a store of `kind` holding one saved album "A" with a
+    /// photo per name, reset so that nothing is registered.
+    static func savedAlbum(photos names: [String], _ kind: StoreKind) throws -> NSManagedObjectContext {
+        let context = try context(albumsModel(), kind)
+        let album = insert("Album", into: context, ["name": "A"])
+        for name in names { insert("Photo", into: context, ["name": name, "album": album]) }
+        try context.save()
+        context.reset()
+        return context
+    }
+
     @discardableResult
     static func insert(_ entity: String, into context: NSManagedObjectContext, _ values: [String: Any] = [:]) -> NSManagedObject {
         let object = NSEntityDescription.insertNewObject(forEntityName: entity, into: context)

@@ -9,11 +9,7 @@ import Testing
 @Suite struct ObjectChangeStateTests {
     @Test(arguments: TestStack.StoreKind.allCases)
     func objectsOnlyReadMakeNoChangeState(_ kind: TestStack.StoreKind) throws {
-        let context = try TestStack.context(TestStack.albumsModel(), kind)
-        let album = TestStack.insert("Album", into: context, ["name": "A"])
-        for name in ["p1", "p2"] { TestStack.insert("Photo", into: context, ["name": name, "album": album]) }
-        try context.save()
-        context.reset()
+        let context = try TestStack.savedAlbum(photos: ["p1", "p2"], kind)
 
         let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
         request.returnsObjectsAsFaults = false

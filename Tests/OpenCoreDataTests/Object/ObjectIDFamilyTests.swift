@@ -11,11 +11,7 @@ import Testing
 @Suite struct ObjectIDFamilyTests {
     @Test(arguments: TestStack.StoreKind.allCases)
     func idsOfOneEntityAndStoreShareTheirFamily(_ kind: TestStack.StoreKind) throws {
-        let context = try TestStack.context(TestStack.albumsModel(), kind)
-        let album = TestStack.insert("Album", into: context, ["name": "A"])
-        for name in ["p1", "p2", "p3"] { TestStack.insert("Photo", into: context, ["name": name, "album": album]) }
-        try context.save()
-        context.reset()
+        let context = try TestStack.savedAlbum(photos: ["p1", "p2", "p3"], kind)
         let photos = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
         let albums = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
         #expect(photos.count >= 2 && albums.count >= 1)
