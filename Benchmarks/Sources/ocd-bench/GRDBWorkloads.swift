@@ -112,6 +112,11 @@ enum GRDBWorkloads {
         try check(count == photos, "batchUpdate set \(count)")
     }
 
+    static func fetchFaults(_ photos: Int, _ url: URL) throws {
+        let keys = try open(url).read { db in try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZPHOTO") }
+        try check(keys.count == photos, "fetchFaults got \(keys.count)")
+    }
+
     static func batchedWalk(_ photos: Int, _ url: URL) throws {
         var seen = 0
         try open(url).read { db in

@@ -169,6 +169,18 @@ enum OCDWorkloads {
         }
     }
 
+    /// Every photo as a fault without its row (`includesPropertyValues = false`: Core Data's
+    /// faults with no data cached), held until counted: what a fault costs in memory.
+    static func fetchFaults(_ photos: Int, _ url: URL) throws {
+        let context = try OCDModels.context(OCDModels.graph, url)
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.includesPropertyValues = false
+            let faults = try context.fetch(request)
+            try check(faults.count == photos && faults.allSatisfy(\.isFault), "fetchFaults got \(faults.count)")
+        }
+    }
+
     private static func count(_ context: NSManagedObjectContext, _ entity: String) throws -> Int {
         try context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity))
     }

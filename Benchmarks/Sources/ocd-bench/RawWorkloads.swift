@@ -105,6 +105,14 @@ enum RawWorkloads {
         try check(count == photos, "batchUpdate set \(count)")
     }
 
+    /// The keys a fault stands for, held until counted.
+    static func fetchFaults(_ photos: Int, _ url: URL) throws {
+        let db = try RawConnection(url)
+        var keys: [Int] = []
+        db.query("SELECT Z_PK FROM ZPHOTO") { s in keys.append(s.int(0)) }
+        try check(keys.count == photos, "fetchFaults got \(keys.count)")
+    }
+
     /// Walks every photo in pages of 100 rows, the way a batched fetch does.
     static func batchedWalk(_ photos: Int, _ url: URL) throws {
         let db = try RawConnection(url)

@@ -66,6 +66,11 @@ let workloads: [Workload] = [
              note: "OpenCoreData only: raw SQLite and GRDB have no equivalent of a tracking "
                  + "NSFetchedResultsController.",
              unit: CountedUnit(name: "event") { _ in FetchedResultsWorkloads.events }),
+    Workload(name: "fetch-faults (every photo as a fault, includesPropertyValues = false)", sizes: graphSizes,
+             systems: [.opencoredata: OCDWorkloads.fetchFaults, .raw: RawWorkloads.fetchFaults,
+                       .grdb: GRDBWorkloads.fetchFaults],
+             prepare: graphForAll, isAboutMemory: true,
+             note: "Issue 13's target: at most 150 bytes per fault above raw SQLite's keys."),
     Workload(name: "batched-walk", sizes: [1_000_000],
              systems: [.opencoredata: OCDWorkloads.batchedWalk, .raw: RawWorkloads.batchedWalk, .grdb: GRDBWorkloads.batchedWalk],
              prepare: graphForAll, isAboutMemory: true, peakBound: 100 * 1_048_576,
