@@ -4,7 +4,7 @@ import Testing
 /// NSFetchRequest settings the context and in-memory store honour (reference §4.1).
 @Suite struct FetchRequestTests {
     /// Shape ← Circle (sub-entity), 5 saved circles and 1 saved plain shape.
-    static func context() throws -> NSManagedObjectContext {
+    static func context(_ kind: TestStack.StoreKind = .inMemory) throws -> NSManagedObjectContext {
         let shape = NSEntityDescription(name: "Shape")
         let circle = NSEntityDescription(name: "Circle")
         shape.properties = [TestStack.attribute("name", .stringAttributeType), TestStack.attribute("size", .integer64AttributeType)]
@@ -12,7 +12,7 @@ import Testing
         shape.subentities = [circle]
         let model = NSManagedObjectModel()
         model.entities = [shape, circle]
-        let context = try TestStack.context(model)
+        let context = try TestStack.context(model, kind)
         for index in 1...5 { _ = TestStack.insert("Circle", into: context, ["name": "c\(index)", "size": index, "radius": Double(index)]) }
         _ = TestStack.insert("Shape", into: context, ["name": "s", "size": 9])
         try context.save()
@@ -41,6 +41,31 @@ import Testing
         circles.fetchOffset = 4
         #expect(try context.fetch(circles).count == 1)
         #expect(try context.count(for: circles) == 1)
+    }
+
+    /// Faults without their rows (`includesPropertyValues = false`, and a batched fetch, which
+    /// selects keys first) of an entity with a sub-entity: each ID names the entity of its
+    /// row's Z_ENT, and firing the fault reads that entity's values.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func faultsWithoutRowsKeepEachRowsEntity(_ kind: TestStack.StoreKind) throws {
+        let context = try Self.context(kind)
+        context.reset()
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Shape")
+        request.includesPropertyValues = false
+        let faults = try context.fetch(request)
+        #expect(faults.count == 6 && faults.allSatisfy(\.isFault))
+        #expect(faults.filter { $0.entity.name == "Circle" }.count == 5)
+        #expect(faults.filter { $0.objectID.entity.name == "Shape" }.count == 1)
+        let radii = faults.filter { $0.entity.name == "Circle" }.compactMap { $0.value(forKey: "radius") as? Double }
+        #expect(radii.sorted() == [1, 2, 3, 4, 5])
+        #expect(Set(faults.map(\.objectID)).count == 6)
+        context.reset()
+        request.includesPropertyValues = true
+        request.fetchBatchSize = 2
+        let batched = try context.fetchBatched(request)
+        let entities = batched.map { $0.entity.name ?? "" }.sorted()
+        #expect(entities == Array(repeating: "Circle", count: 5) + ["Shape"])
+        #expect(batched.map { $0.value(forKey: "size") as? Int64 ?? 0 }.sorted() == [1, 2, 3, 4, 5, 9])
     }
 
     @Test func pendingChanges() throws {

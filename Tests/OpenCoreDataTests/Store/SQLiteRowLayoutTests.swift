@@ -20,6 +20,10 @@ import Testing
             #expect(reads.entity.number == number)
         }
         #expect(layout.reads(number: 99, in: mapping) == nil)
+        // The mapping finds entities by Z_ENT in an array: numbers outside it (0 is no entity;
+        // damaged files hold anything) find none instead of trapping.
+        #expect(mapping.entity(number: albumNumber) === album && mapping.entity(number: photoNumber) === photo)
+        for number in [0, -1, Int.min, 3, 99, Int.max] { #expect(mapping.entity(number: number) == nil) }
         let reads = try #require(layout.reads(of: photo, in: mapping))
         #expect(reads === layout.reads(number: photoNumber, in: mapping))
         #expect((reads.entityPosition, reads.versionPosition) == (1, 2))

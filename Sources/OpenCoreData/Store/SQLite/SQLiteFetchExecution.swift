@@ -93,7 +93,7 @@ struct SQLiteFetchExecution {
         }
         // The records' IDs serve as the result's, instead of a second ID per row.
         if prefetches { return StoreFetchResult(ids: StoreObjectIDs(snapshots.map(\.objectID)), records: snapshots) }
-        let ids = keys.objectIDs(in: store)
+        let ids = keys.objectIDs(in: store, numbers: fetched)
         guard plan.inMemory else { return StoreFetchResult(ids: ids) }
         let loader = StoreRowLoader()
         let rest = NSFetchRequest<NSFetchRequestResult>()
@@ -116,9 +116,16 @@ struct SQLiteFetchExecution {
             entityNumbers.append(Int32(entityNumber))
         }
 
-        func objectIDs(in store: SQLiteStore) -> StoreObjectIDs {
-            StoreObjectIDs(count: primaryKeys.count) { [primaryKeys, entityNumbers] in
-                store.objectID(entityNumber: Int(entityNumbers[$0]), primaryKey: primaryKeys[$0])!
+        /// The IDs, made on access from the ID families of the selected entities, looked up
+        /// once here: a lookup per ID (a lock and a hashed entity) cost more than making the ID.
+        /// `numbers` holds every entity number of the keys.
+        func objectIDs(in store: SQLiteStore, numbers: ClosedRange<Int>) -> StoreObjectIDs {
+            var families = [ObjectIDFamily?](repeating: nil, count: numbers.upperBound + 1)
+            for number in numbers {
+                families[number] = store.mapping.entity(number: number).map(store.idFamily(for:))
+            }
+            return StoreObjectIDs(count: primaryKeys.count) { [primaryKeys, entityNumbers, families] in
+                NSManagedObjectID(family: families[Int(entityNumbers[$0])]!, key: .permanent(primaryKeys[$0]))
             }
         }
     }
