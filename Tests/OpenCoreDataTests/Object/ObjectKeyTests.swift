@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import OpenCoreDataCore
+
+/// The keys of the registry, the row cache and the store maps hash through
+/// `_rawHashValue(seed:)` with `KeyHashMixing` instead of Swift's SipHash.
+/// What that must keep: equal keys hash alike under every seed, the hash
+/// spreads the keys stores hand out (consecutive, or with a stride) over a
+/// power-of-two table as a random function would, and dictionaries keyed by
+/// them still find every key.
+@Suite struct ObjectKeyTests {
+    private static func store() throws -> (NSPersistentStore, NSEntityDescription, NSEntityDescription) {
+        let context = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        let coordinator = try #require(context.persistentStoreCoordinator)
+        let store = try #require(coordinator.persistentStores.first)
+        let model = coordinator.managedObjectModel
+        return (store, try #require(model.entitiesByName["Album"]), try #require(model.entitiesByName["Photo"]))
+    }
+
+    @Test func equalIDsHashAlikeUnderEverySeed() throws {
+        let (store, album, photo) = try Self.store()
+        var random = SeededGenerator(seed: 7)
+        for _ in 0..<1_000 {
+            let pk = Int64.random(in: 1...Int64.max, using: &random), seed = Int.random(in: .min ... .max, using: &random)
+            let a = ObjectKey(store.objectID(for: album, primaryKey: pk))
+            let b = ObjectKey(store.objectID(for: album, primaryKey: pk))
+            #expect(a == b && a._rawHashValue(seed: seed) == b._rawHashValue(seed: seed))
+            #expect(RegistryKey.permanent(a)._rawHashValue(seed: seed) == RegistryKey.permanent(b)._rawHashValue(seed: seed))
+            // Same key of another entity: a different record, and (almost always) another hash.
+            let other = ObjectKey(store.objectID(for: photo, primaryKey: pk))
+            #expect(a != other)
+        }
+        let temporary = NSManagedObjectID.temporary(for: album, number: 42)
+        #expect(RegistryKey(temporary) == .temporary(42))
+        #expect(RegistryKey(temporary)._rawHashValue(seed: 3) == RegistryKey.temporary(42)._rawHashValue(seed: 3))
+    }
+
+    /// 2^16 keys into 2^16 buckets by the low bits, as `Dictionary` places them: a random
+    /// function leaves e^-1 ≈ 36.8% of the buckets empty and no bucket with more than a handful.
+    @Test(arguments: [1, 1_024, 65_537])
+    func keysSpreadOverAPowerOfTwoTable(stride: Int64) throws {
+        let (store, album, _) = try Self.store()
+        let buckets = 1 << 16
+        for seed in [0, 1, -7, 0x5DEE_CE66] {
+            var counts = [Int](repeating: 0, count: buckets)
+            for i in 0..<Int64(buckets) {
+                let key = ObjectKey(store.objectID(for: album, primaryKey: 1 + i * stride))
+                counts[key._rawHashValue(seed: seed) & (buckets - 1)] += 1
+            }
+            let empty = Double(counts.filter { $0 == 0 }.count) / Double(buckets)
+            #expect(abs(empty - exp(-1)) < 0.01, "stride \(stride), seed \(seed): \(empty) empty")
+            #expect(counts.max()! <= 10, "stride \(stride), seed \(seed): a bucket holds \(counts.max()!)")
+        }
+    }
+
+    /// Another seed gives another order: a table copied into a smaller one does not
+    /// meet its keys in the clustered order Swift's per-table seeds exist to avoid.
+    @Test func seedsChangeTheHash() {
+        var differing = 0
+        for hash in 0..<1_000 where KeyHashMixing.mix(hash, seed: 1) != KeyHashMixing.mix(hash, seed: 2) {
+            differing += 1
+        }
+        #expect(differing == 1_000)
+    }
+
+    /// 50,000 random inserts and removals over two entities' keys agree with a model of them.
+    @Test func dictionariesFindEveryKey() throws {
+        let (store, album, photo) = try Self.store()
+        var random = SeededGenerator(seed: 11)
+        var table: [ObjectKey: Int] = [:], model: [String: Int] = [:]
+        for i in 0..<50_000 {
+            let pk = Int64.random(in: 1...20_000, using: &random)
+            let entity = Bool.random(using: &random) ? album : photo
+            let key = ObjectKey(store.objectID(for: entity, primaryKey: pk)), name = "\(entity.name!)\(pk)"
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                table[key] = nil
+                model[name] = nil
+            } else {
+                table[key] = i
+                model[name] = i
+            }
+        }
+        #expect(table.count == model.count)
+        for (key, value) in table { #expect(model["\(key.id.entity.name!)\(key.id.primaryKey!)"] == value) }
+    }
+}
