@@ -160,7 +160,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// of such an object gives nil.
     deinit {
         if let automaticMergeObserver { NotificationCenter.default.removeObserver(automaticMergeObserver) }
-        for object in registered.values { object.invalidate() }
+        // Objects only other registered objects reference are invalidated too: they go with the
+        // registry, and invalidating them breaks any cycle among them.
+        registered.forEachShared { $0.invalidate() }
         for object in inserted.objects + updated.objects + deleted.objects + pendingDeletes { object.invalidate() }
     }
 

@@ -65,6 +65,18 @@ struct SharedValueDictionary<Key: Hashable, Value: AnyObject> {
         }
     }
 
+    /// Calls `body` with every value something besides the dictionary references, in one pass
+    /// and without dropping the others: for an owner about to let go of the whole dictionary,
+    /// where a sweep would first gather and remove every unshared entry. A value referenced only
+    /// by other values of the dictionary counts as shared here. O(entries).
+    mutating func forEachShared(_ body: (Value) -> Void) {
+        var index = storage.startIndex
+        while index != storage.endIndex {
+            if !isKnownUniquelyReferenced(&storage.values[index]) { body(storage.values[index]) }
+            storage.formIndex(after: &index)
+        }
+    }
+
     /// How many entries the storage holds, unshared ones included: an upper bound of the shared count.
     var storageCount: Int { storage.count }
 

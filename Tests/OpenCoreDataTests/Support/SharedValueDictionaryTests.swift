@@ -24,6 +24,32 @@ import Testing
         withExtendedLifetime(kept) {}
     }
 
+    /// `forEachShared` (a context going away) visits exactly the values something else holds,
+    /// a value held only by another entry's value included, and drops nothing.
+    @Test func forEachSharedVisitsHeldValuesWithoutDropping() {
+        final class Node {
+            let id: Int
+            var next: Node?
+            init(_ id: Int) { self.id = id }
+        }
+        var dictionary = SharedValueDictionary<Int, Node>()
+        let held = Node(1)
+        dictionary[1] = held
+        do {
+            let owner = Node(2), ownedOnly = Node(3)
+            owner.next = ownedOnly
+            dictionary[2] = owner
+            dictionary[3] = ownedOnly
+            dictionary[4] = Node(4)
+        }
+        var visited: [Int] = []
+        dictionary.forEachShared { visited.append($0.id) }
+        // 2 and 4 are only in the dictionary; 3 is held by 2.
+        #expect(visited.sorted() == [1, 3])
+        #expect(dictionary.storageCount == 4)
+        withExtendedLifetime(held) {}
+    }
+
     /// Random inserts, releases and removals against a model that keeps the
     /// live values strongly; after every step the dictionary agrees with the
     /// model and the storage is within its bound.
