@@ -237,7 +237,13 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         }
     }
 
+    // Read by every object made and loaded (its layout, defaults, transient attributes) and written
+    // once, when the model freezes; release builds skip its exclusivity check (~76 instructions a read).
+    #if DEBUG
     private(set) var frozen: FrozenLookups?
+    #else
+    @exclusivity(unchecked) private(set) var frozen: FrozenLookups?
+    #endif
 
     /// Builds the lookup tables once the model can no longer change; called by
     /// the model, superentities before sub-entities.
