@@ -20,8 +20,7 @@ import Testing
             #expect(reads.entity.number == number)
         }
         #expect(layout.reads(number: 99, in: mapping) == nil)
-        // The mapping finds entities by Z_ENT in an array: numbers outside it (0 is no entity;
-        // damaged files hold anything) find none instead of trapping.
+        // A Z_ENT that names no entity (0, or anything a damaged file holds) finds none.
         #expect(mapping.entity(number: albumNumber) === album && mapping.entity(number: photoNumber) === photo)
         for number in [0, -1, Int.min, 3, 99, Int.max] { #expect(mapping.entity(number: number) == nil) }
         let reads = try #require(layout.reads(of: photo, in: mapping))

@@ -67,7 +67,7 @@ struct SQLiteFetchExecution {
         // row is not one of the fetched entities, whatever the WHERE said.
         let fetched = request.includesSubentities ? entity.numbers : entity.number...entity.number
         let (keys, snapshots) = try store.reader.read { db in
-            var keys = SelectedKeys()
+            var keys = SelectedKeys(store: store, numbers: fetched)
             var snapshots: [StoreSnapshot] = []
             let reader = SQLiteRecordReader(store: store, db: db)
             let statement = try db.makeStatement(sql: plan.sql)
@@ -85,7 +85,6 @@ struct SQLiteFetchExecution {
                     guard let snapshot = reader.snapshot(of: id, from: columns, reads: reads) else { continue }
                     snapshots.append(snapshot)
                 } else {
-                    guard store.mapping.entity(number: number) != nil else { continue }
                     keys.append(pk: pk, entityNumber: number)
                 }
             }
@@ -93,7 +92,7 @@ struct SQLiteFetchExecution {
         }
         // The records' IDs serve as the result's, instead of a second ID per row.
         if prefetches { return StoreFetchResult(ids: StoreObjectIDs(snapshots.map(\.objectID)), records: snapshots) }
-        let ids = keys.objectIDs(in: store, numbers: fetched)
+        let ids = keys.objectIDs()
         guard plan.inMemory else { return StoreFetchResult(ids: ids) }
         let loader = StoreRowLoader()
         let rest = NSFetchRequest<NSFetchRequestResult>()
@@ -108,23 +107,32 @@ struct SQLiteFetchExecution {
 
     /// The selected rows as `Z_PK` and `Z_ENT` only: 12 bytes a row.
     private struct SelectedKeys {
-        var primaryKeys: [Int64] = []
-        var entityNumbers: [Int32] = []
+        /// The ID families of the fetched entity numbers, at their numbers' positions (nil: no
+        /// entity of the store), looked up once: per row, hashing the number and taking the
+        /// store's family lock cost more than making the ID.
+        private let families: [ObjectIDFamily?]
+        private var primaryKeys: [Int64] = []
+        private var entityNumbers: [Int32] = []
 
-        mutating func append(pk: Int64, entityNumber: Int) {
-            primaryKeys.append(pk)
-            entityNumbers.append(Int32(entityNumber))
-        }
-
-        /// The IDs, made on access from the ID families of the selected entities, looked up
-        /// once here: a lookup per ID (a lock and a hashed entity) cost more than making the ID.
-        /// `numbers` holds every entity number of the keys.
-        func objectIDs(in store: SQLiteStore, numbers: ClosedRange<Int>) -> StoreObjectIDs {
+        /// No keys yet, of rows whose entity numbers are among `numbers`.
+        init(store: SQLiteStore, numbers: ClosedRange<Int>) {
             var families = [ObjectIDFamily?](repeating: nil, count: numbers.upperBound + 1)
             for number in numbers {
                 families[number] = store.mapping.entity(number: number).map(store.idFamily(for:))
             }
-            return StoreObjectIDs(count: primaryKeys.count) { [primaryKeys, entityNumbers, families] in
+            self.families = families
+        }
+
+        /// Keeps the row's key when its entity number, one of `numbers`, names an entity of the store.
+        mutating func append(pk: Int64, entityNumber: Int) {
+            guard families[entityNumber] != nil else { return }
+            primaryKeys.append(pk)
+            entityNumbers.append(Int32(entityNumber))
+        }
+
+        /// The IDs, made on access.
+        func objectIDs() -> StoreObjectIDs {
+            StoreObjectIDs(count: primaryKeys.count) { [primaryKeys, entityNumbers, families] in
                 NSManagedObjectID(family: families[Int(entityNumbers[$0])]!, key: .permanent(primaryKeys[$0]))
             }
         }

@@ -34,9 +34,7 @@ final class SQLiteMapping: @unchecked Sendable {
     /// written, cheaper than hashing the name. IDs of another model instance
     /// (an equal model loaded twice) fall back to the name.
     private let byIdentity: [ObjectIdentifier: Entity]
-    /// The entities by `Z_ENT`, at their numbers' positions (numbers run from 1 up, so the array has
-    /// few holes): looked up for every row a fetch selects, where hashing the number cost ~150 instructions.
-    private let byNumber: [NSEntityDescription?]
+    private let byNumber: [Int: NSEntityDescription]
 
     /// The mapping of the entities of `configuration` of `model`; with `file`,
     /// the join tables an existing store holds its many-to-many pairs in.
@@ -49,8 +47,7 @@ final class SQLiteMapping: @unchecked Sendable {
             throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The model cannot be stored in SQLite: \(error.description).")
         }
         let descriptions = Dictionary(entities.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
-        var byName: [String: Entity] = [:]
-        var byNumber = [NSEntityDescription?](repeating: nil, count: (schema.entities.map(\.number).max() ?? -1) + 1)
+        var byName: [String: Entity] = [:], byNumber: [Int: NSEntityDescription] = [:]
         for entity in schema.entities {
             guard let description = descriptions[entity.name], let table = schema.table(named: entity.table) else { continue }
             byNumber[entity.number] = description
@@ -74,7 +71,7 @@ final class SQLiteMapping: @unchecked Sendable {
     func entity(_ entity: NSEntityDescription) -> Entity? { byIdentity[ObjectIdentifier(entity)] ?? byName[entity.name ?? ""] }
 
     /// The model entity whose `Z_ENT` is `number`.
-    func entity(number: Int) -> NSEntityDescription? { byNumber.indices.contains(number) ? byNumber[number] : nil }
+    func entity(number: Int) -> NSEntityDescription? { byNumber[number] }
 
     /// The DDL of a new store.
     var createStatements: [String] { schema.createStatements }
