@@ -74,13 +74,6 @@ enum RegistryKey: Hashable {
         if case .temporary(let number) = id.key { self = .temporary(number) } else { self = .permanent(ObjectKey(id)) }
     }
 
-    func hash(into hasher: inout Hasher) {
-        switch self {
-        case .temporary(let number): hasher.combine(number)
-        case .permanent(let key): hasher.combine(key)
-        }
-    }
-
     /// As `ObjectKey`'s: the number or the ID's hash mixed with the table's seed.
     func _rawHashValue(seed: Int) -> Int {
         switch self {

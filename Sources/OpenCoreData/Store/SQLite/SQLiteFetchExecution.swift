@@ -74,14 +74,13 @@ struct SQLiteFetchExecution {
             let layout = SQLiteRowLayout(columnNames: statement.columnNames)
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
-            var family: ObjectIDFamily?
             while try rows.next() != nil {
                 guard let pk = columns.integer(0), let number = columns.integer(1).flatMap({ Int(exactly: $0) }),
                       fetched.contains(number) else { continue }
                 if prefetches {
-                    guard let reads = layout.reads(number: number, in: store.mapping) else { continue }
-                    if family?.entity !== reads.description { family = store.idFamily(for: reads.description) }
-                    let id = NSManagedObjectID(family: family!, key: .permanent(pk))
+                    guard let family = keys.family(of: number),
+                          let reads = layout.reads(number: number, in: store.mapping) else { continue }
+                    let id = NSManagedObjectID(family: family, key: .permanent(pk))
                     guard let snapshot = reader.snapshot(of: id, from: columns, reads: reads) else { continue }
                     snapshots.append(snapshot)
                 } else {
@@ -105,7 +104,8 @@ struct SQLiteFetchExecution {
         return StoreFetchResult(ids: StoreObjectIDs(selected.map(\.id)))
     }
 
-    /// The selected rows as `Z_PK` and `Z_ENT` only: 12 bytes a row.
+    /// The selected rows as `Z_PK` and `Z_ENT` only: 12 bytes a row; and the ID family of each
+    /// fetched entity, which rows read with their records use too.
     private struct SelectedKeys {
         /// The ID families of the fetched entity numbers, at their numbers' positions (nil: no
         /// entity of the store), looked up once: per row, hashing the number and taking the
@@ -123,9 +123,12 @@ struct SQLiteFetchExecution {
             self.families = families
         }
 
+        /// The ID family of `number`, one of `numbers`; nil when it names no entity of the store.
+        func family(of number: Int) -> ObjectIDFamily? { families[number] }
+
         /// Keeps the row's key when its entity number, one of `numbers`, names an entity of the store.
         mutating func append(pk: Int64, entityNumber: Int) {
-            guard families[entityNumber] != nil else { return }
+            guard family(of: entityNumber) != nil else { return }
             primaryKeys.append(pk)
             entityNumbers.append(Int32(entityNumber))
         }
