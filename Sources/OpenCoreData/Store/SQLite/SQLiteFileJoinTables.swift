@@ -17,17 +17,21 @@ struct SQLiteFileJoinTables: Sendable {
 
     init(_ tables: [Table]) { self.tables = tables }
 
-    /// Reads the `Z_<digit>…` tables of `db`: one query for the list and two
-    /// per table (columns, primary key). Bookkeeping and entity tables are
-    /// not join tables (`Z_PRIMARYKEY`, `ZNOTE`), so the pattern excludes them.
-    init(_ db: Database) throws {
-        let names = try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z_[0-9]*' ORDER BY name
-            """)
-        tables = try names.map { name in
-            let columns = try db.columns(in: name).map(\.name)
-            let primaryKey = try db.primaryKey(name).columns
-            return Table(name: name, columns: columns, primaryKey: primaryKey)
+    /// Reads the `Z_<digit>…` tables of `db` (one query; see ``SQLiteFileSchema``).
+    init(_ db: Database) throws { self.init(try SQLiteFileSchema(db)) }
+
+    /// The `Z_<digit>…` tables of a file whose schema was read. Bookkeeping and
+    /// entity tables are not join tables (`Z_PRIMARYKEY`, `ZNOTE`), so the pattern excludes them.
+    init(_ schema: SQLiteFileSchema) {
+        tables = schema.tables(where: Self.isJoinTableName).map { table in
+            Table(name: table.name, columns: table.columns.map(\.name), primaryKey: table.primaryKey)
         }
+    }
+
+    /// Whether `name` is `Z_` and a digit, then anything (SQL's `GLOB 'Z_[0-9]*'`, case-sensitive).
+    private static func isJoinTableName(_ name: String) -> Bool {
+        let start = Array(name.utf8.prefix(3))
+        return start.count == 3 && start[0] == UInt8(ascii: "Z") && start[1] == UInt8(ascii: "_")
+            && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(start[2])
     }
 }

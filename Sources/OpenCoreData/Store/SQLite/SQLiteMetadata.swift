@@ -17,8 +17,11 @@ enum SQLiteMetadata {
 
     /// The store's metadata, or nil when the file has no Z_METADATA row (not a
     /// Core Data store). Throws when Z_PLIST is not a property list.
-    static func read(_ db: Database) throws -> [String: Any]? {
-        guard try db.tableExists("Z_METADATA"),
+    static func read(_ db: Database) throws -> [String: Any]? { try read(db, schema: SQLiteFileSchema(db)) }
+
+    /// The metadata of a file whose schema was read, as `read(_:)`.
+    static func read(_ db: Database, schema: SQLiteFileSchema) throws -> [String: Any]? {
+        guard schema.hasTable("Z_METADATA"),
               let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
             return nil
         }

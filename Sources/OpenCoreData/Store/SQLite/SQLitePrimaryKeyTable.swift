@@ -28,14 +28,19 @@ public struct SQLitePrimaryKeyRow: Sendable, Equatable {
 /// table: then the file is no Core Data store at all.
 public enum SQLitePrimaryKeyTable {
     /// The rows of `Z_PRIMARYKEY`, in Z_ENT order, after the checks above.
-    /// `file` only names the store in errors. One query.
+    /// `file` only names the store in errors. Two queries (the file's schema, the rows).
     public static func rows(_ db: Database, file: URL? = nil) throws -> [SQLitePrimaryKeyRow] {
+        try rows(db, file: file, schema: SQLiteFileSchema(db))
+    }
+
+    /// The rows of `Z_PRIMARYKEY` of a file whose schema was read. One query.
+    static func rows(_ db: Database, file: URL?, schema: SQLiteFileSchema) throws -> [SQLitePrimaryKeyRow] {
         let where_ = file.map { " (\($0.lastPathComponent))" } ?? ""
-        guard try db.tableExists("Z_PRIMARYKEY") else {
+        guard let table = schema.table("Z_PRIMARYKEY") else {
             throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The store\(where_) has no Z_PRIMARYKEY table: it is not a Core Data store.",
                                    userInfo: userInfo(file))
         }
-        let columns = Set(try db.columns(in: "Z_PRIMARYKEY").map { $0.name.uppercased() })
+        let columns = Set(table.columns.map { $0.name.uppercased() })
         let missing = ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"].filter { !columns.contains($0) }
         guard missing.isEmpty else {
             throw damaged(file, "Z_PRIMARYKEY lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 // Deleting a save's records by set: one DELETE per entity and chunk of keys
 // instead of one per record, which spends most of its instructions starting
@@ -38,7 +39,9 @@ extension SQLiteRecordWriter {
     private func delete(_ ids: [NSManagedObjectID], of entity: SQLiteMapping.Entity,
                         versions: [ObjectKey: Int64]) throws -> [NSManagedObjectID] {
         let keys = ids.map { $0.primaryKey! }
-        let previous = try keys.flatMap { try externalColumns(of: entity, pk: $0).values }
+        // The files of external data the rows name go once the rows are gone.
+        let hasExternalStorage = entity.attributes.contains { $0.attribute.allowsExternalBinaryDataStorage }
+        let previous = hasExternalStorage ? try keys.flatMap { try externalColumns(of: entity, pk: $0).values } : []
         var byVersion: [Int64: [Int64]] = [:]
         for id in ids { byVersion[max(versions[ObjectKey(id)] ?? 0, 0), default: []].append(id.primaryKey!) }
         let checksVersions = byVersion.keys.contains { $0 > 0 }
@@ -57,10 +60,10 @@ extension SQLiteRecordWriter {
             switch storage {
             case .joinTable(let join):
                 try list.statement("DELETE FROM \(join.table) WHERE \(join.source) IN (\(list.placeholders))", in: db)
-                    .execute()
+                    .runInTransaction(db)
             case .hiddenForeignKey(let table, let column):
                 try list.statement("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(list.placeholders))",
-                                   in: db).execute()
+                                   in: db).runInTransaction(db)
             case .foreignKey, .inverseForeignKey:
                 break // the rows pointing here follow their own delete rules (No Action keeps them dangling)
             }
@@ -76,8 +79,8 @@ extension SQLiteRecordWriter {
             let list = SQLiteKeyList(keys: keys[...])
             let condition = version > 0 ? " AND Z_OPT = ?" : ""
             try list.statement("DELETE FROM \(table) WHERE Z_PK IN (\(list.placeholders))\(condition)", in: db,
-                               trailing: version > 0 ? [version] : []).execute()
-            if version > 0, db.changesCount != keys.count { deletedAll = false }
+                               trailing: version > 0 ? [version] : []).runInTransaction(db)
+            if version > 0, sqlite3_changes(db.sqliteConnection) != keys.count { deletedAll = false }
         }
         return deletedAll
     }

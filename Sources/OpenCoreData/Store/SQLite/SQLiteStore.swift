@@ -57,17 +57,27 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         externalData = SQLiteExternalData(storeURL: url)
         debugLog = SQLiteDebugLog(store: url)
         database = try SQLiteConnection.open(at: url, options: options, readOnly: isReadOnly, debugLog: debugLog)
+        // The file's tables, read once for every check below; again after a migration changed them.
+        var schema: SQLiteFileSchema?
         try translatingErrors {
-            if var existing = try readOnOpen(SQLiteMetadata.read) {
+            if var existing = try readOnOpen({ db in
+                let current = try SQLiteFileSchema(db)
+                schema = current
+                return try SQLiteMetadata.read(db, schema: current)
+            }) {
                 let ignoresVersions = (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true
                 if !ignoresVersions, let migrated = try SQLiteStoreMigration.migrateIfNeeded(
                     existing, database: database, model: model, configuration: configuration, url: url,
                     options: options, readOnly: isReadOnly) {
                     existing = migrated
+                    schema = nil
                 }
                 try readOnOpen { db in
+                    let current = try schema ?? SQLiteFileSchema(db)
+                    schema = current
                     // An existing file's many-to-many pairs are read where the file holds them.
-                    mapping = try mapping.reading(SQLiteFileJoinTables(db), model: model, configuration: configuration)
+                    mapping = try mapping.reading(SQLiteFileJoinTables(current), model: model,
+                                                  configuration: configuration)
                     metadata = existing
                     if ignoresVersions {
                         metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
@@ -76,7 +86,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                                                              url: url)
                         writtenMetadataChanges = metadataChanges
                     }
-                    try SQLiteStoreSetup.checkLayout(db, mapping: mapping, url: url)
+                    try SQLiteStoreSetup.checkLayout(db, mapping: mapping, url: url, schema: current)
                 }
                 return
             }
@@ -91,7 +101,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             try SQLiteStoreSetup.create(database, mapping: mapping, metadata: metadata)
             writtenMetadataChanges = metadataChanges
         }
-        try openHistory()
+        try openHistory(schema: schema)
     }
 
     /// `body` in one read transaction on the writer connection: the reads of

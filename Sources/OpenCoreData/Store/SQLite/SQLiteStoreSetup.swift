@@ -71,11 +71,11 @@ enum SQLiteStoreSetup {
     /// entity numbers or tables are not the ones the store would read and
     /// write for this model (a store written by another model version with
     /// the same hashes, or with hash checking switched off): reading it would
-    /// be silently wrong. One query for the numbers and one per table.
-    static func checkLayout(_ db: Database, mapping: SQLiteMapping, url: URL) throws {
+    /// be silently wrong. One query (the numbers); `schema` has the tables.
+    static func checkLayout(_ db: Database, mapping: SQLiteMapping, url: URL, schema: SQLiteFileSchema) throws {
         var problems: [String] = []
         // The bookkeeping is checked first (134080 for a damaged table).
-        let stored = try SQLitePrimaryKeyTable.rows(db, file: url)
+        let stored = try SQLitePrimaryKeyTable.rows(db, file: url, schema: schema)
         let numbers = Dictionary(stored.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
         // A migration that renamed an entity keeps its old Z_NAME (docs/SQLiteLayout.md): the
         // renaming identifier finds it.
@@ -87,11 +87,10 @@ enum SQLiteStoreSetup {
             problems.append("entity \(entity.name) is number \(numbers[entity.name].map(String.init) ?? "missing") in the file, \(entity.number) in the model")
         }
         for table in mapping.schema.tables {
-            guard try db.tableExists(table.name) else {
+            guard let declared = schema.table(table.name)?.columns else {
                 problems.append("the file has no table \(table.name)")
                 continue
             }
-            let declared = try db.columns(in: table.name)
             let columns = Set(declared.map(\.name))
             let missing = table.columns.map(\.name).filter { !columns.contains($0) }
             if !missing.isEmpty { problems.append("table \(table.name) lacks \(missing.joined(separator: ", "))") }

@@ -27,10 +27,11 @@ final class SQLiteHistory: @unchecked Sendable {
     /// the store neither records nor holds history. One transaction to create
     /// the tables on the first open, and one statement per trigger.
     static func open(_ database: any DatabaseWriter, mapping: SQLiteMapping, tracking: Bool,
-                     readOnly: Bool) throws -> SQLiteHistory? {
+                     readOnly: Bool, schema: SQLiteFileSchema?) throws -> SQLiteHistory? {
         guard tracking, !readOnly else {
             // On the writer connection, as the store's other opening reads: a pool's reader opens on demand.
-            let exists = try database.writeWithoutTransaction(SQLiteHistoryTables.exist)
+            let exists = try schema.map(SQLiteHistoryTables.exist)
+                ?? database.writeWithoutTransaction(SQLiteHistoryTables.exist)
             return exists ? SQLiteHistory(mapping: mapping, recorder: nil) : nil
         }
         let history = SQLiteHistory(mapping: mapping, recorder: SQLiteHistoryRecorder())

@@ -36,6 +36,11 @@ enum SQLiteHistoryTables {
         try db.tableExists("ATRANSACTION") && db.tableExists("ACHANGE")
     }
 
+    /// Whether the file whose schema was read holds persistent history.
+    static func exist(_ schema: SQLiteFileSchema) -> Bool {
+        schema.hasTable("ATRANSACTION") && schema.hasTable("ACHANGE")
+    }
+
     /// Creates what is missing of the tables, and `ZTOMBSTONE0…` columns up to
     /// `tombstones` (Core Data adds those columns to `ACHANGE` as the model needs).
     static func create(_ db: Database, tombstones: Int) throws {

@@ -4,10 +4,10 @@ extension SQLiteStore: StoreHistorySource {
     /// Sets up the history after the file is open (``SQLiteHistory/open``).
     /// Sets up the history after the file is open (``SQLiteHistory/open``), and the
     /// remote-change watcher when `NSPersistentStoreRemoteChangeNotificationPostOptionKey` is true.
-    func openHistory() throws {
+    func openHistory(schema: SQLiteFileSchema?) throws {
         history = try translatingErrors {
             try SQLiteHistory.open(database, mapping: mapping, tracking: SQLiteHistory.isRequested(options),
-                                   readOnly: isReadOnly)
+                                   readOnly: isReadOnly, schema: schema)
         }
         let remote = options?[NSPersistentStoreRemoteChangeNotificationPostOptionKey]
         if (remote as? NSNumber)?.boolValue ?? (remote as? Bool) ?? false, let url, !SQLiteConnection.isInMemory(url) {
