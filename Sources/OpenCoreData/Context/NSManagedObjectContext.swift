@@ -113,15 +113,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Registered objects by ID, held weakly: a released unchanged object
-    /// leaves the context, and its memory with it. Used for every object a
-    /// fetch makes, inserts and forgets; release builds skip its exclusivity
-    /// check (~110 instructions an access), debug builds keep it.
-    #if DEBUG
-    var registered = SharedValueDictionary<RegistryKey, NSManagedObject>()
-    #else
-    @exclusivity(unchecked) var registered = SharedValueDictionary<RegistryKey, NSManagedObject>()
-    #endif
+    /// Registered objects by ID, kept while something else uses them: a
+    /// released unchanged object leaves the context, and its memory with it
+    /// (see `ObjectRegistry`). Used for every object a fetch makes, inserts and forgets.
+    let registered = ObjectRegistry()
     /// The strong references `retainsRegisteredObjects` asks for.
     var retained: [ObjectIdentifier: NSManagedObject] = [:]
     var inserted = ContextObjectList(.inserted), updated = ContextObjectList(.updated)
@@ -176,7 +171,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// a context that fetched many objects once would keep them until its
     /// next growth, reset or release. Called at the end of each `perform`.
     func sweepRegistryIfDue() {
-        let enough = SharedValueDictionary<ObjectKey, NSManagedObject>.minimumSweepCount
+        let enough = ObjectRegistry.minimumSweepCount
         guard registered.storageCount >= enough else { return }
         let now = ProcessInfo.processInfo.systemUptime
         guard now - lastRegistrySweep >= 1 else { return }

@@ -82,11 +82,3 @@ enum RegistryKey: Hashable {
         }
     }
 }
-
-extension SharedValueDictionary where Key == RegistryKey {
-    /// The shared value for the ID `id`; assigning nil removes the entry.
-    subscript(_ id: NSManagedObjectID) -> Value? {
-        mutating get { self[RegistryKey(id)] }
-        set { self[RegistryKey(id)] = newValue }
-    }
-}
