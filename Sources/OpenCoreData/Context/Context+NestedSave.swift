@@ -152,6 +152,7 @@ extension NSManagedObjectContext {
         let object = registerFault(for: id)
         object.isFaultStorage = false
         apply(base, to: object)
+        object.makeChangeState() // made below in any case; now, so that the stamp counts `awakeFromFetch`'s writes
         let stamp = object.valuesStamp
         object.awakeFromFetch()
         // An `awakeFromFetch()` that set values of its own gets the changes stored one by one.

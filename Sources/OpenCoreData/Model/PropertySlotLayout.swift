@@ -25,6 +25,12 @@ final class PropertySlotLayout: @unchecked Sendable {
     /// What each slot holds, by slot: how key-value access reads it without
     /// casting the property.
     let kinds: [Kind]
+    /// Each to-one relationship's place among the entity's to-one
+    /// relationships, by slot (-1 for other slots): where an object keeps
+    /// the destination it resolved (`PropertyValues.resolvedDestination`).
+    let toOneOrdinals: [Int]
+    /// How many to-one relationships the entity has.
+    let toOneCount: Int
     private let keyTable: PropertyKeyTable
 
     /// What a slot holds, as key-value access presents it.
@@ -51,6 +57,13 @@ final class PropertySlotLayout: @unchecked Sendable {
             default: .attribute
             }
         }
+        var ordinals = [Int](repeating: -1, count: properties.count), toOnes = 0
+        for (slot, kind) in kinds.enumerated() where kind == .toOne {
+            ordinals[slot] = toOnes
+            toOnes += 1
+        }
+        toOneOrdinals = ordinals
+        toOneCount = toOnes
         keyTable = PropertyKeyTable(properties.map(\.name), slotsByName: slotsByName)
     }
 

@@ -46,9 +46,10 @@ extension NSManagedObject {
         switch values[slot] {
         case .object(let object): return object
         case .id(let id):
+            if let object = values.resolvedDestination(slot, id: id) { return object }
             guard let context = managedObjectContext else { return nil }
             let object = context.object(with: id)
-            values.resolve(slot, to: .object(object))
+            values.resolveDestination(slot, to: object)
             return object
         default: return nil
         }

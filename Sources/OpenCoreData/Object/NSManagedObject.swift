@@ -87,13 +87,15 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// instructions, about a third of a `value(forKey:)` call. Debug builds,
     /// which the tests run, keep the check, so an overlapping access traps there.
     #if DEBUG
-    var values: PropertyValues { didSet { valuesStamp &+= 1 } }
+    var values: PropertyValues { didSet { changeState?.valuesStamp &+= 1 } }
     #else
-    @exclusivity(unchecked) var values: PropertyValues { didSet { valuesStamp &+= 1 } }
+    @exclusivity(unchecked) var values: PropertyValues { didSet { changeState?.valuesStamp &+= 1 } }
     #endif
-    /// Counts the writes to `values`, so that a save can tell whether they are
-    /// still the ones a child context's save validated (`childValidatedStamp`).
-    var valuesStamp = 0
+    /// Counts the writes to `values` since the object made its change state,
+    /// so that a save can tell whether they are still the ones a child
+    /// context's save validated (`childValidatedStamp`, which lives in the
+    /// same state: once it is set, every later write counts). 0 without a state.
+    var valuesStamp: Int { changeState?.valuesStamp ?? 0 }
     /// `valuesStamp` right after a child context's save brought values that
     /// its validation passed; -1 for none.
     var childValidatedStamp: Int {
@@ -157,6 +159,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     #endif
     /// Whether the object made its change state: never for an object only read.
     var holdsChangeState: Bool { changeState != nil }
+    /// Makes the change state now, so that `valuesStamp` counts the writes that follow.
+    func makeChangeState() { _ = madeChangeState }
     private var madeChangeState: ObjectChangeState {
         if let changeState { return changeState }
         let made = ObjectChangeState()

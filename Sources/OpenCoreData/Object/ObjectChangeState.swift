@@ -15,10 +15,12 @@ final class ObjectChangeState {
     var eventBaseline: PropertyValues?
     var insertedInEvent = 0, changedInEvent = 0, updatedInEvent = 0
     var listMarks = ContextListMarks()
+    var valuesStamp = 0
     #else
     @exclusivity(unchecked) var eventBaseline: PropertyValues?
     @exclusivity(unchecked) var insertedInEvent = 0, changedInEvent = 0, updatedInEvent = 0
     @exclusivity(unchecked) var listMarks = ContextListMarks()
+    @exclusivity(unchecked) var valuesStamp = 0
     #endif
     var childValidatedStamp = -1
     var temporaryNumber: Int?

@@ -15,6 +15,14 @@ struct PropertyValues {
     let layout: PropertySlotLayout
     private(set) var slots: ContiguousArray<SlotValue>
     private(set) var changed = SlotSet()
+    /// The objects that to-one slots holding an ID resolved to, by the
+    /// slot's `toOneOrdinal`; empty until the first is resolved. Kept beside
+    /// the slots rather than in them: the slots are usually the record's,
+    /// shared with the row cache, and writing an object into them copied all
+    /// of them (a record's slots and an allocation per object whose to-one
+    /// relationship was read). Each entry holds its destination alive, as the
+    /// slot did, and counts only while the slot still holds that object's ID.
+    private var resolvedDestinations: ContiguousArray<NSManagedObject?> = []
 
     /// No values: every slot reads none.
     init(layout: PropertySlotLayout) {
@@ -56,6 +64,23 @@ struct PropertyValues {
         slots[slot] = value
     }
 
+    /// The object the to-one `slot`, holding `id`, was resolved to; nil
+    /// before that, or when the slot has held another ID since.
+    func resolvedDestination(_ slot: Int, id: NSManagedObjectID) -> NSManagedObject? {
+        let ordinal = layout.toOneOrdinals[slot]
+        guard ordinal < resolvedDestinations.count, let object = resolvedDestinations[ordinal] else { return nil }
+        return object.objectID === id || object.objectID.namesSameRecord(as: id) ? object : nil
+    }
+
+    /// Records `destination` as what the to-one `slot`'s ID resolves to,
+    /// without touching the slots. Not a change.
+    mutating func resolveDestination(_ slot: Int, to destination: NSManagedObject) {
+        if resolvedDestinations.isEmpty {
+            resolvedDestinations = .filled(with: nil, count: layout.toOneCount)
+        }
+        resolvedDestinations[layout.toOneOrdinals[slot]] = destination
+    }
+
     /// Makes the current values the committed ones: no slot is changed.
     mutating func forgetChanges() { changed = SlotSet() }
 
@@ -76,8 +101,11 @@ struct PropertyValues {
     /// The names of the properties that hold a value, in slot order.
     var keys: [String] { slots.indices.compactMap { slots[$0].isNone ? nil : layout.properties[$0].name } }
 
-    /// Empties every slot.
-    mutating func removeAll() { slots = [] }
+    /// Empties every slot, and forgets the destinations resolved.
+    mutating func removeAll() {
+        slots = []
+        resolvedDestinations = []
+    }
 
     /// Empties `slot` and returns what it held, so that the caller can change
     /// it in place and put it back (through the subscript if it changed).
