@@ -219,10 +219,7 @@ extension NSManagedObjectContext {
         // others in a new table costs less than removing each temporary ID,
         // since each removal rehashes the entries after it. A moving object
         // has a temporary ID, so only temporary keys are looked at.
-        registered.removeAll { key, object in
-            guard case .temporary = key else { return false }
-            return ids[ObjectIdentifier(object)] != nil && object.registryKey == key
-        }
+        registered.removeAll { object in object.hasTemporaryID && ids[ObjectIdentifier(object)] != nil }
         registered.reserveCapacity(registered.storageCount + moves.count)
         for (object, id) in moves {
             object.objectID = id

@@ -49,13 +49,6 @@ extension Dictionary where Key == ObjectKey {
     }
 }
 
-extension SharedValueDictionary where Key == ObjectKey {
-    /// The shared value for the ID `id`; assigning nil removes the entry.
-    subscript(_ id: NSManagedObjectID) -> Value? {
-        mutating get { self[ObjectKey(id)] }
-        set { self[ObjectKey(id)] = newValue }
-    }
-}
 
 /// A key of a context's registry: an object's ID as an `ObjectKey`, or, for
 /// an inserted object whose temporary ID was not asked for yet, the number

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Managed objects hold their committed record as a ``Row``; the cache keeps
 /// a row only while some object (in any context) uses it, as Core Data's
-/// snapshots live while referenced (`SharedValueDictionary`). A
+/// snapshots live while referenced (`SharedObjectTable`). A
 /// context's `stalenessInterval` bounds the age of rows it accepts.
 ///
 /// Ordering: every call that records what a store read, saved or deleted is
@@ -39,12 +39,8 @@ final class StoreRowCache: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    // Only touched under `lock`; release builds skip its exclusivity check (~80 instructions per row read).
-    #if DEBUG
-    private var rows = SharedValueDictionary<ObjectKey, Row>()
-    #else
-    @exclusivity(unchecked) private var rows = SharedValueDictionary<ObjectKey, Row>()
-    #endif
+    /// The rows by their records' IDs; only touched under `lock`.
+    private let rows = SharedObjectTable<Row>()
     /// Where hits are logged from SQL debug level 3 (``CoreDataDebug``); nil,
     /// one check per lookup, below that.
     private let hitLog: Logger? = CoreDataDebug.sqlDebugLevel >= 3 ? CoreDataDebug.logger : nil
@@ -55,7 +51,7 @@ final class StoreRowCache: @unchecked Sendable {
         guard maxAge != 0 else { return nil }
         let now = maxAge > 0 ? ProcessInfo.processInfo.systemUptime : 0
         let row: Row? = lock.withLock {
-            guard let row = rows[id], maxAge < 0 || now - row.time <= maxAge else { return nil }
+            guard let row = rows[ObjectKey(id)], maxAge < 0 || now - row.time <= maxAge else { return nil }
             return row
         }
         if let hitLog, row != nil { hitLog.info("CoreData: annotation: row cache hit for : \(id.uriRepresentation())") }
@@ -87,7 +83,7 @@ final class StoreRowCache: @unchecked Sendable {
         let made = snapshots.map { Row($0, time: now) }
         lock.withLock {
             rows.reserveCapacity(rows.storageCount + made.count)
-            for row in made { rows[row.snapshot.objectID] = row }
+            for row in made { rows[ObjectKey(row.snapshot.objectID)] = row }
         }
         return made
     }
@@ -95,7 +91,7 @@ final class StoreRowCache: @unchecked Sendable {
     /// Drops the rows of records that were deleted or changed behind the
     /// cache's back (batch updates), so no context reads them again.
     func forget<IDs: Sequence>(_ ids: IDs) where IDs.Element == NSManagedObjectID {
-        lock.withLock { for id in ids { rows[id] = nil } }
+        lock.withLock { for id in ids { rows.removeValue(forKey: ObjectKey(id)) } }
     }
 
     /// Drops the rows of every record of the store `storeIdentifier`: after a
@@ -103,7 +99,7 @@ final class StoreRowCache: @unchecked Sendable {
     /// the rows they hold; faults fired later read the store. Costs a pass
     /// over the cache.
     func forgetRecords(ofStore storeIdentifier: String?) {
-        lock.withLock { rows.removeAll { key, _ in key.id.storeIdentifier == storeIdentifier } }
+        lock.withLock { rows.removeAll { $0.snapshot.objectID.storeIdentifier == storeIdentifier } }
     }
 
     /// Drops the rows no object uses any more.
@@ -122,4 +118,16 @@ final class StoreRowCache: @unchecked Sendable {
             return row
         }
     }
+}
+
+extension StoreRowCache.Row: SharedTableElement {
+    var tableKey: ObjectKey { ObjectKey(snapshot.objectID) }
+
+    func hasTableKey(_ key: ObjectKey) -> Bool {
+        snapshot.objectID === key.id || snapshot.objectID.namesSameRecord(as: key.id)
+    }
+
+    func tableKeyHash(seed: Int) -> Int { KeyHashMixing.mix(snapshot.objectID.recordHash, seed: seed) }
+
+    static func tableHash(of key: ObjectKey, seed: Int) -> Int { key._rawHashValue(seed: seed) }
 }

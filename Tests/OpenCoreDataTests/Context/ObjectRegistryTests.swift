@@ -96,8 +96,8 @@ import Testing
             case 93..<95:
                 registry.reserveCapacity(registry.storageCount + Int.random(in: 0...2_000, using: &random))
             case 95..<97: // keep the objects of odd keys and temporary ones
-                registry.removeAll { key, _ in
-                    if case .permanent(let objectKey) = key { return objectKey.id.primaryKey! % 2 == 0 }
+                registry.removeAll { object in
+                    if case .permanent(let objectKey) = object.registryKey { return objectKey.id.primaryKey! % 2 == 0 }
                     return false
                 }
                 held = held.filter { key, _ in

@@ -1,0 +1,290 @@
+/// An object that carries the key a `SharedObjectTable` finds it by.
+protocol SharedTableElement: AnyObject {
+    associatedtype TableKey
+    /// The object's key. It must not change while the object is in a table.
+    var tableKey: TableKey { get }
+    /// Whether `key` is the object's key; asked of every object a lookup probes.
+    func hasTableKey(_ key: TableKey) -> Bool
+    /// `tableHash(of: tableKey, seed:)`, which a resize asks of every object.
+    func tableKeyHash(seed: Int) -> Int
+    /// The hash of `key` in a table whose seed is `seed`.
+    static func tableHash(of key: TableKey, seed: Int) -> Int
+}
+
+/// Objects found by the key each carries: an open-addressing hash table of
+/// the objects themselves, one word a bucket. A context's registry
+/// (`ObjectRegistry`) and the coordinator's row cache (`StoreRowCache`).
+///
+/// A dictionary from key to object spent 16 to 24 bytes a bucket (a key
+/// holds an object ID, the registry's a tag too, then the object): 63 bytes
+/// a registered object at 100k in the registry. Here a bucket is the object
+/// reference alone, and storing retains only the object. Lookups compare the
+/// probed objects' keys through them, which `Dictionary` did through the
+/// keys' IDs as well.
+///
+/// Objects are kept only while shared, as a dictionary of weak references
+/// would keep them but without weak references (which give an object a side
+/// table and slow every later retain and release of it): the table holds its
+/// objects strongly and drops an object nothing else references
+/// (`isKnownUniquelyReferenced`, safe from any thread's releases: an object
+/// only the table references can't gain a reference except through it) when
+/// a lookup meets it, when the table would grow (a sweep first, which may
+/// make growing unneeded) and when `sweep()` is called. The capacity thus
+/// stays below four times the shared objects at the last growth (or what
+/// `reserveCapacity` asked for), and a fetch that reserved room for its
+/// objects sweeps nothing. Dropped objects are released on the dropping thread.
+///
+/// A class over raw storage rather than a struct over an array: resizing
+/// moves the objects, and the old storage is freed without visiting its
+/// empty buckets (an array's deinit destroys every element through the
+/// runtime, ~40 instructions a bucket). Its owners hold it in a `let`.
+///
+/// Invariants: the capacity is 0 or a power of two at least 8 and at least
+/// twice the count (linear probing at load ≤ 1/2: about 1.5 probes to find an
+/// object, 2.5 to miss); each object sits in its key's probe run, with no
+/// empty bucket between its home bucket and it (removals shift later objects
+/// back rather than leaving tombstones); no two objects have equal keys. An
+/// object's key must not change while it is in the table: callers remove it
+/// first.
+final class SharedObjectTable<Element: SharedTableElement> {
+    /// `capacity` buckets, each nil or an object the table holds a reference to.
+    private var buckets: UnsafeMutablePointer<Element?>?
+    private var capacity = 0
+    private var seed = 0
+    /// How many buckets hold an object, unshared ones included: an upper bound of the shared count.
+    private(set) var storageCount = 0
+
+    private var mask: Int { capacity - 1 }
+
+    init() {}
+
+    deinit { Self.free(buckets, capacity: capacity) }
+
+    /// Releases the objects of `buckets` and frees them; empty buckets cost a load each.
+    private static func free(_ buckets: UnsafeMutablePointer<Element?>?, capacity: Int) {
+        guard let buckets else { return }
+        for bucket in 0..<capacity where buckets[bucket] != nil { buckets[bucket] = nil }
+        // Every bucket is nil now: `deinitialize(count:)` would only visit them all again.
+        buckets.deallocate()
+    }
+
+    // MARK: Lookup
+
+    /// The bucket of the object with key `key`, or of the empty bucket where
+    /// it would go; nil when the table has no buckets.
+    private func find(_ key: Element.TableKey) -> (bucket: Int, found: Bool)? {
+        guard let buckets else { return nil }
+        var bucket = Element.tableHash(of: key, seed: seed) & mask
+        while let object = buckets[bucket] {
+            if object.hasTableKey(key) { return (bucket, true) }
+            bucket = (bucket + 1) & mask
+        }
+        return (bucket, false)
+    }
+
+    private func home(of object: Element) -> Int {
+        object.tableKeyHash(seed: seed) & mask
+    }
+
+    /// The object registered under `key` if something besides the registry
+    /// uses it; assigning an object (whose key must be `key`) registers it in
+    /// place of any other, assigning nil removes the entry.
+    subscript(key: Element.TableKey) -> Element? {
+        get {
+            guard let (bucket, found) = find(key), found, let buckets else { return nil }
+            guard !isKnownUniquelyReferenced(&buckets[bucket]!) else {
+                remove(at: bucket)
+                return nil
+            }
+            return buckets[bucket]
+        }
+        set {
+            if let newValue { updateValue(forKey: key) { $0 = newValue } } else { removeValue(forKey: key) }
+        }
+    }
+
+    /// Runs `body` on the entry of `key` (nil when absent or unshared) and
+    /// keeps what it leaves there, with one probe: a read and a write where
+    /// the subscript's get and set cost two. `body` must not use the registry.
+    func updateValue<Result>(forKey key: Element.TableKey, _ body: (inout Element?) -> Result) -> Result {
+        var probe = find(key)
+        if probe?.found != true, (storageCount + 1) * 2 > capacity {
+            makeRoomForOneMore()
+            probe = find(key)
+        }
+        guard let (bucket, found) = probe, let buckets else { preconditionFailure("A registry with room has buckets") }
+        var entry: Element?
+        // Moved out, not copied: no retain and release around `body`. An unshared object is dropped.
+        if found, !isKnownUniquelyReferenced(&buckets[bucket]!) { entry = buckets[bucket].take() }
+        buckets[bucket] = nil
+        let result = body(&entry)
+        if let object = entry {
+            precondition(object.hasTableKey(key), "An object can only be stored under its own key")
+            buckets[bucket] = entry.take()
+            if !found { storageCount += 1 }
+        } else if found {
+            storageCount -= 1
+            closeGap(at: bucket)
+        }
+        return result
+    }
+
+    /// Removes the entry of `key` and returns its object.
+    @discardableResult
+    func removeValue(forKey key: Element.TableKey) -> Element? {
+        guard let (bucket, found) = find(key), found, let buckets else { return nil }
+        let object = buckets[bucket]
+        remove(at: bucket)
+        return object
+    }
+
+    // MARK: All objects
+
+    /// Every shared object, in no particular order; sweeps first, O(capacity).
+    var values: [Element] {
+        sweep()
+        guard let buckets else { return [] }
+        return UnsafeBufferPointer(start: buckets, count: capacity).compactMap { $0 }
+    }
+
+    /// Calls `body` with every object something besides the registry
+    /// references, in one pass and without dropping the others: for an owner
+    /// about to let go of the whole registry. An object referenced only by
+    /// other registered objects counts as shared here. O(capacity).
+    func forEachShared(_ body: (Element) -> Void) {
+        guard let buckets else { return }
+        for bucket in 0..<capacity where buckets[bucket] != nil {
+            if !isKnownUniquelyReferenced(&buckets[bucket]!) { body(buckets[bucket]!) }
+        }
+    }
+
+    /// Keeps the shared objects `shouldBeRemoved` rejects.
+    func removeAll(where shouldBeRemoved: (Element) -> Bool) {
+        sweep()
+        guard let buckets else { return }
+        for bucket in 0..<capacity {
+            guard let object = buckets[bucket], shouldBeRemoved(object) else { continue }
+            buckets[bucket] = nil
+            storageCount -= 1
+        }
+        // The capacity stays: the caller is about to register the removed objects again (new IDs).
+        rebuild(minimumCapacity: capacity / 2)
+    }
+
+    /// Makes room for `capacity` objects without growing.
+    func reserveCapacity(_ minimumCapacity: Int) {
+        guard minimumCapacity * 2 > capacity else { return }
+        rebuild(minimumCapacity: minimumCapacity)
+    }
+
+    func removeAll() {
+        Self.free(buckets, capacity: capacity)
+        buckets = nil
+        capacity = 0
+        storageCount = 0
+    }
+
+    /// Drops every unshared object. Dropping one can leave objects that only
+    /// it referenced unshared (an owner and its destinations), so passes
+    /// repeat until one drops nothing. O(capacity) a pass.
+    func sweep() {
+        var dropped = false
+        while dropUnshared() { dropped = true }
+        if dropped { rebuild(minimumCapacity: 0) }
+    }
+
+    /// Empties the buckets of unshared objects, leaving gaps in the runs; true when it emptied any.
+    private func dropUnshared() -> Bool {
+        guard let buckets else { return false }
+        var dropped = false
+        for bucket in 0..<capacity where buckets[bucket] != nil {
+            if isKnownUniquelyReferenced(&buckets[bucket]!) {
+                buckets[bucket] = nil
+                storageCount -= 1
+                dropped = true
+            }
+        }
+        return dropped
+    }
+
+    /// What breaks the invariants above; empty when they hold. O(capacity), for tests.
+    var invariantViolations: [String] {
+        guard let buckets else { return storageCount == 0 ? [] : ["no buckets, count \(storageCount)"] }
+        var violations: [String] = []
+        let objects = UnsafeBufferPointer(start: buckets, count: capacity).compactMap { $0 }
+        if objects.count != storageCount { violations.append("count \(storageCount), \(objects.count) objects") }
+        if capacity < 8 || capacity.nonzeroBitCount != 1 || capacity < 2 * storageCount {
+            violations.append("capacity \(capacity) for \(storageCount) objects")
+        }
+        for (index, object) in objects.enumerated()
+        where objects[..<index].contains(where: { $0.hasTableKey(object.tableKey) }) {
+            violations.append("two objects with one key")
+        }
+        for bucket in 0..<capacity {
+            guard let object = buckets[bucket] else { continue }
+            var probe = home(of: object)
+            while probe != bucket, buckets[probe] != nil { probe = (probe + 1) & mask }
+            if probe != bucket { violations.append("bucket \(bucket) is cut off from its home \(home(of: object))") }
+        }
+        return violations
+    }
+
+    // MARK: Storage
+
+    /// Before a new entry that would pass a load of 1/2: drops the unshared
+    /// objects, then doubles the capacity if the rest still leave no room.
+    private func makeRoomForOneMore() {
+        var dropped = false
+        while dropUnshared() { dropped = true }
+        let growing = (storageCount + 1) * 2 > capacity
+        if dropped || growing { rebuild(minimumCapacity: growing ? storageCount + 1 : capacity / 2) }
+    }
+
+    /// Moves the objects (gaps allowed) to new storage of at least twice
+    /// `max(minimumCapacity, storageCount)` buckets, and at least 8: no retain
+    /// or release an object.
+    private func rebuild(minimumCapacity: Int) {
+        let needed = Swift.max(minimumCapacity, storageCount) * 2
+        let newCapacity = needed <= 8 ? 8 : 1 << (Int.bitWidth - (needed - 1).leadingZeroBitCount)
+        let new = UnsafeMutablePointer<Element?>.allocate(capacity: newCapacity)
+        new.initialize(repeating: nil, count: newCapacity)
+        // Another seed for each capacity: moving a table's objects in its order into a smaller one
+        // with the same seed would pile them into long runs.
+        let newSeed = Int(bitPattern: UInt(truncatingIfNeeded: newCapacity) &* 0x9E37_79B9_7F4A_7C15)
+        if let old = buckets {
+            for index in 0..<capacity where old[index] != nil {
+                let object = old[index].take()!
+                var bucket = object.tableKeyHash(seed: newSeed) & (newCapacity - 1)
+                while new[bucket] != nil { bucket = (bucket + 1) & (newCapacity - 1) }
+                new[bucket] = consume object
+            }
+            old.deallocate() // every bucket nil: the objects moved out
+        }
+        buckets = new
+        capacity = newCapacity
+        seed = newSeed
+    }
+
+    private func remove(at bucket: Int) {
+        buckets![bucket] = nil
+        storageCount -= 1
+        closeGap(at: bucket)
+    }
+
+    /// After `gap` was emptied: moves back each later object of the run whose
+    /// home is not between the gap and it (cyclically), so that every object
+    /// stays reachable from its home without empty buckets on the way.
+    private func closeGap(at gap: Int) {
+        guard let buckets else { return }
+        var gap = gap, bucket = (gap + 1) & mask
+        while buckets[bucket] != nil {
+            let home = home(of: buckets[bucket]!)
+            // The object may move to the gap when its home is not in (gap, bucket].
+            if (bucket - home) & mask >= (bucket - gap) & mask {
+                buckets[gap] = buckets[bucket].take()
+                gap = bucket
+            }
+            bucket = (bucket + 1) & mask
+        }
+    }
+}
