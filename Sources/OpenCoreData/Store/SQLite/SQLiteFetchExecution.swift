@@ -107,20 +107,14 @@ struct SQLiteFetchExecution {
     /// The selected rows as `Z_PK` and `Z_ENT` only: 12 bytes a row; and the ID family of each
     /// fetched entity, which rows read with their records use too.
     private struct SelectedKeys {
-        /// The ID families of the fetched entity numbers, at their numbers' positions (nil: no
-        /// entity of the store), looked up once: per row, hashing the number and taking the
-        /// store's family lock cost more than making the ID.
-        private let families: [ObjectIDFamily?]
+        /// The ID families of the fetched entity numbers.
+        private let families: SQLiteIDFamilies
         private var primaryKeys: [Int64] = []
         private var entityNumbers: [Int32] = []
 
         /// No keys yet, of rows whose entity numbers are among `numbers`.
         init(store: SQLiteStore, numbers: ClosedRange<Int>) {
-            var families = [ObjectIDFamily?](repeating: nil, count: numbers.upperBound + 1)
-            for number in numbers {
-                families[number] = store.mapping.entity(number: number).map(store.idFamily(for:))
-            }
-            self.families = families
+            families = SQLiteIDFamilies(store: store, numbers: numbers)
         }
 
         /// The ID family of `number`, one of `numbers`; nil when it names no entity of the store.
@@ -136,7 +130,7 @@ struct SQLiteFetchExecution {
         /// The IDs, made on access.
         func objectIDs() -> StoreObjectIDs {
             StoreObjectIDs(count: primaryKeys.count) { [primaryKeys, entityNumbers, families] in
-                NSManagedObjectID(family: families[Int(entityNumbers[$0])]!, key: .permanent(primaryKeys[$0]))
+                families.objectID(entityNumber: Int(entityNumbers[$0]), primaryKey: primaryKeys[$0])!
             }
         }
     }

@@ -139,6 +139,7 @@ struct SQLiteRecordReader {
               let destinationEntity = relationship.destinationEntity.flatMap(store.mapping.entity)
         else { return ([:], []) }
         let destinationTable = destinationEntity.table
+        let families = SQLiteIDFamilies(store: store, numbers: destinationEntity.numbers)
         var found: [Int64: [NSManagedObjectID]] = [:], records: [StoreSnapshot] = []
         for chunk in SQLiteKeyList.chunks(of: keys) {
             guard let sql = Self.destinationQuery(storage, destinationTable: destinationTable,
@@ -153,8 +154,7 @@ struct SQLiteRecordReader {
                 // A row whose Z_ENT is outside the destination's entities (a damaged file) is no destination.
                 guard let source = columns.integer(0), let key = columns.integer(1),
                       let number = columns.integer(2).flatMap({ Int(exactly: $0) }),
-                      destinationEntity.numbers.contains(number),
-                      let destination = store.objectID(entityNumber: number, primaryKey: key) else { continue }
+                      let destination = families.objectID(entityNumber: number, primaryKey: key) else { continue }
                 found[source, default: []].append(destination)
                 if let layout, let record = snapshot(of: destination, from: columns, layout: layout) {
                     records.append(record)
