@@ -180,7 +180,7 @@ extension NSManagedObjectContext {
     /// same row, found again in the row cache); loaded objects keep their
     /// values (`shouldRefreshRefetchedObjects` asks for new ones).
     private func objects(for selection: Selection, loading: Bool) -> [NSManagedObject] {
-        registered.reserveCapacity(registered.storageCount + selection.ids.count)
+        registered.reserveCapacity(forAdding: selection.ids.count)
         let objects = selection.ids.map { object(with: $0) }
         guard !selection.rows.isEmpty else { return objects }
         for (object, row) in zip(objects, selection.rows) where object.isFault {

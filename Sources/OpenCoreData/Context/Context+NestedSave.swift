@@ -84,7 +84,7 @@ extension NSManagedObjectContext {
     /// Applies `child`'s saved changes as unsaved changes of this context.
     func applyChildChanges(_ changes: ChildChanges, from child: NSManagedObjectContext) {
         func object(for id: NSManagedObjectID) -> NSManagedObject { self.object(with: idForChild(id, child)) }
-        registered.reserveCapacity(registered.storageCount + changes.inserted.count + changes.updated.count)
+        registered.reserveCapacity(forAdding: changes.inserted.count + changes.updated.count)
         // New objects first, so that relationships among them find each other.
         var targets: [(object: NSManagedObject, record: StoreSnapshot, origin: ChildRecordOrigin)] = []
         targets.reserveCapacity(changes.inserted.count + changes.updated.count + changes.deleted.count)

@@ -220,7 +220,7 @@ extension NSManagedObjectContext {
         // since each removal rehashes the entries after it. A moving object
         // has a temporary ID, so only temporary keys are looked at.
         registered.removeAll { object in object.hasTemporaryID && ids[ObjectIdentifier(object)] != nil }
-        registered.reserveCapacity(registered.storageCount + moves.count)
+        registered.reserveCapacity(forAdding: moves.count)
         for (object, id) in moves {
             object.objectID = id
             registered[id] = object

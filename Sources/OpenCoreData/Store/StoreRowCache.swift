@@ -71,7 +71,7 @@ final class StoreRowCache: @unchecked Sendable {
     func rememberRead(contentsOf snapshots: [StoreSnapshot]) -> [Row] {
         let now = ProcessInfo.processInfo.systemUptime
         return lock.withLock {
-            rows.reserveCapacity(rows.storageCount + snapshots.count)
+            rows.reserveCapacity(forAdding: snapshots.count)
             return snapshots.map { read($0, at: now) }
         }
     }
@@ -82,7 +82,7 @@ final class StoreRowCache: @unchecked Sendable {
         let now = ProcessInfo.processInfo.systemUptime
         let made = snapshots.map { Row($0, time: now) }
         lock.withLock {
-            rows.reserveCapacity(rows.storageCount + made.count)
+            rows.reserveCapacity(forAdding: made.count)
             for row in made { rows[ObjectKey(row.snapshot.objectID)] = row }
         }
         return made

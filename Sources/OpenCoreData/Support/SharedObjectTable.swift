@@ -171,10 +171,16 @@ final class SharedObjectTable<Element: SharedTableElement> {
         rebuild(minimumCapacity: capacity / 2)
     }
 
-    /// Makes room for `capacity` objects without growing.
-    func reserveCapacity(_ minimumCapacity: Int) {
-        guard minimumCapacity * 2 > capacity else { return }
-        rebuild(minimumCapacity: minimumCapacity)
+    /// Makes room for `count` more objects without growing: drops the
+    /// unshared objects first, as growing one at a time would (a batched walk
+    /// reserves for each batch, and a table that only grew would keep every
+    /// batch's objects).
+    func reserveCapacity(forAdding count: Int) {
+        guard (storageCount + count) * 2 > capacity else { return }
+        var dropped = false
+        while dropUnshared() { dropped = true }
+        let growing = (storageCount + count) * 2 > capacity
+        if dropped || growing { rebuild(minimumCapacity: growing ? storageCount + count : capacity / 2) }
     }
 
     func removeAll() {
@@ -231,14 +237,8 @@ final class SharedObjectTable<Element: SharedTableElement> {
 
     // MARK: Storage
 
-    /// Before a new entry that would pass a load of 1/2: drops the unshared
-    /// objects, then doubles the capacity if the rest still leave no room.
-    private func makeRoomForOneMore() {
-        var dropped = false
-        while dropUnshared() { dropped = true }
-        let growing = (storageCount + 1) * 2 > capacity
-        if dropped || growing { rebuild(minimumCapacity: growing ? storageCount + 1 : capacity / 2) }
-    }
+    /// Before a new entry that would pass a load of 1/2.
+    private func makeRoomForOneMore() { reserveCapacity(forAdding: 1) }
 
     /// Moves the objects (gaps allowed) to new storage of at least twice
     /// `max(minimumCapacity, storageCount)` buckets, and at least 8: no retain

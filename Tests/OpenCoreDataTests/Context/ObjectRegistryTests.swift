@@ -94,7 +94,7 @@ import Testing
                 registry.sweep()
                 #expect(registry.storageCount == held.count, "step \(step)")
             case 93..<95:
-                registry.reserveCapacity(registry.storageCount + Int.random(in: 0...2_000, using: &random))
+                registry.reserveCapacity(forAdding: Int.random(in: 0...2_000, using: &random))
             case 95..<97: // keep the objects of odd keys and temporary ones
                 registry.removeAll { object in
                     if case .permanent(let objectKey) = object.registryKey { return objectKey.id.primaryKey! % 2 == 0 }

@@ -87,7 +87,7 @@ import Testing
                 table.sweep()
                 #expect(table.storageCount == live.count, "step \(step)")
             case 16:
-                table.reserveCapacity(table.storageCount + Int.random(in: 0...500, using: &random))
+                table.reserveCapacity(forAdding: Int.random(in: 0...500, using: &random))
             case 17:
                 let parity = Int.random(in: 0...1, using: &random)
                 table.removeAll { $0.id % 2 == parity }
@@ -111,6 +111,19 @@ import Testing
         let table = SharedObjectTable<Box>()
         for key in 0..<200_000 { table[key] = Box(key) }
         #expect(table.storageCount <= 4)
+    }
+
+    /// Reserving room for each batch of objects the caller lets go (a batched
+    /// walk) keeps the table within a batch or two: unshared objects go
+    /// before the table grows for the next batch.
+    @Test func reservingForEachBatchDropsTheBatchesLetGo() {
+        let table = SharedObjectTable<Box>()
+        for batch in 0..<2_000 {
+            table.reserveCapacity(forAdding: 100)
+            for index in 0..<100 { table[batch * 100 + index] = Box(batch * 100 + index) }
+            #expect(table.storageCount <= 200, "batch \(batch): \(table.storageCount)")
+        }
+        Self.expectValid(table, 0)
     }
 
     /// Objects that only an unshared object kept alive go in the same sweep:
