@@ -36,7 +36,7 @@ import Testing
         let (writer, viewer, album) = try Self.stack(merging: true)
         #expect(viewer.automaticallyMergesChangesFromParent)
         let changes = NotificationRecorder([.NSManagedObjectContextObjectsDidChange], object: viewer)
-        try viewer.performAndWait { album.setValue(Int32(5), forKey: "sheets") }
+        viewer.performAndWait { album.setValue(Int32(5), forKey: "sheets") }
         try writer.performAndWait { () throws in
             try Self.writerAlbum(writer).setValue("b", forKey: "name")
             TestStack.insert("Album", into: writer, ["name": "new"])

@@ -115,7 +115,7 @@ import Testing
             root.processPendingChanges()
         }
         let bID = try root.performAndWait { try #require(root.deletedObjects.first).objectID }
-        try child.performAndWait {
+        child.performAndWait { () -> Void in
             #expect(throws: NSError.self) { try child.existingObject(with: bID) }
         }
     }
@@ -152,7 +152,7 @@ import Testing
         let grandchild = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
         grandchild.parent = child
         try root.performAndWait { try Self.album("a", in: root).setValue(Int32(10), forKey: "sheets") }
-        try child.performAndWait { TestStack.insert("Album", into: child, ["name": "c"]) }
+        child.performAndWait { _ = TestStack.insert("Album", into: child, ["name": "c"]) }
         try grandchild.performAndWait { () throws in
             #expect(TestStack.names(try Self.albums(grandchild)) == ["a", "b", "c"])
             #expect(try Self.album("a", in: grandchild).value(forKey: "sheets") as? Int32 == 10)

@@ -113,7 +113,7 @@ import Testing
 
     @Test func badKeyPathsThrowBeforeSelecting() throws {
         let context = try Self.context(.sqlite, photos: 10)
-        try context.performAndWait {
+        context.performAndWait {
             let request = Self.request(batchSize: 5)
             request.predicate = NSPredicate(format: "nope == 1")
             #expect(throws: NSError.self) { try context.fetchBatched(request) }
