@@ -13,9 +13,8 @@ extension ObjectRegistry {
     }
 }
 
+/// `hasTableKey(_:)` and `tableKeyHash(seed:)` are the object's own (they read its ID or temporary number).
 extension NSManagedObject: SharedTableElement {
     var tableKey: RegistryKey { registryKey }
-    func hasTableKey(_ key: RegistryKey) -> Bool { hasRegistryKey(key) }
-    func tableKeyHash(seed: Int) -> Int { registryKeyHash(seed: seed) }
     static func tableHash(of key: RegistryKey, seed: Int) -> Int { key._rawHashValue(seed: seed) }
 }

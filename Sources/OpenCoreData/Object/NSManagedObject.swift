@@ -41,21 +41,22 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     }
 
     /// Whether `key` is the object's `registryKey`, asked without making
-    /// that key (which retains the ID): the registry asks it of every object
-    /// it probes. An object without a temporary number yet has no key to match.
-    func hasRegistryKey(_ key: RegistryKey) -> Bool {
+    /// that key (which retains the ID): the registry (`ObjectRegistry`) asks
+    /// it of every object it probes. An object without a temporary number yet
+    /// has no key to match.
+    func hasTableKey(_ key: RegistryKey) -> Bool {
         switch key {
         case .temporary(let number):
             guard let storedObjectID else { return changeState?.temporaryNumber == number }
             return storedObjectID.key == .temporary(number)
         case .permanent(let other):
             guard let storedObjectID else { return false }
-            return storedObjectID === other.id || storedObjectID.namesSameRecord(as: other.id)
+            return storedObjectID.namesSameRecord(as: other.id)
         }
     }
 
     /// `registryKey._rawHashValue(seed:)`, without making the key.
-    func registryKeyHash(seed: Int) -> Int {
+    func tableKeyHash(seed: Int) -> Int {
         guard let storedObjectID else { return KeyHashMixing.mix(temporaryNumber, seed: seed) }
         if case .temporary(let number) = storedObjectID.key { return KeyHashMixing.mix(number, seed: seed) }
         return KeyHashMixing.mix(storedObjectID.recordHash, seed: seed)

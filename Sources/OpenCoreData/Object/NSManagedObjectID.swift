@@ -75,12 +75,12 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// store; the key is compared first, so IDs of different records rarely get to the string.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSManagedObjectID else { return false }
-        return other === self || namesSameRecord(as: other)
+        return namesSameRecord(as: other)
     }
 
-    /// Whether `other` names the same record: same key, entity name and store.
+    /// Whether `other` names the same record: it is this ID, or has the same key, entity name and store.
     func namesSameRecord(as other: NSManagedObjectID) -> Bool {
-        key == other.key && family.namesSameRecords(as: other.family)
+        other === self || key == other.key && family.namesSameRecords(as: other.family)
     }
 
     /// The key mixed with the entity name's hash, computed once.

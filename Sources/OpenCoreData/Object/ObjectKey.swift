@@ -11,7 +11,7 @@ struct ObjectKey: Hashable {
     init(_ id: NSManagedObjectID) { self.id = id }
 
     static func == (lhs: ObjectKey, rhs: ObjectKey) -> Bool {
-        lhs.id === rhs.id || lhs.id.namesSameRecord(as: rhs.id)
+        lhs.id.namesSameRecord(as: rhs.id)
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(id.recordHash) }

@@ -69,7 +69,7 @@ struct PropertyValues {
     func resolvedDestination(_ slot: Int, id: NSManagedObjectID) -> NSManagedObject? {
         let ordinal = layout.toOneOrdinals[slot]
         guard ordinal < resolvedDestinations.count, let object = resolvedDestinations[ordinal] else { return nil }
-        return object.objectID === id || object.objectID.namesSameRecord(as: id) ? object : nil
+        return object.objectID.namesSameRecord(as: id) ? object : nil
     }
 
     /// Records `destination` as what the to-one `slot`'s ID resolves to,

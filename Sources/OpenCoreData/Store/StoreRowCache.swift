@@ -124,7 +124,7 @@ extension StoreRowCache.Row: SharedTableElement {
     var tableKey: ObjectKey { ObjectKey(snapshot.objectID) }
 
     func hasTableKey(_ key: ObjectKey) -> Bool {
-        snapshot.objectID === key.id || snapshot.objectID.namesSameRecord(as: key.id)
+        snapshot.objectID.namesSameRecord(as: key.id)
     }
 
     func tableKeyHash(seed: Int) -> Int { KeyHashMixing.mix(snapshot.objectID.recordHash, seed: seed) }

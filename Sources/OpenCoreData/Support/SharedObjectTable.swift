@@ -86,9 +86,9 @@ final class SharedObjectTable<Element: SharedTableElement> {
         object.tableKeyHash(seed: seed) & mask
     }
 
-    /// The object registered under `key` if something besides the registry
-    /// uses it; assigning an object (whose key must be `key`) registers it in
-    /// place of any other, assigning nil removes the entry.
+    /// The object stored under `key` if something besides the table uses it;
+    /// assigning an object (whose key must be `key`) stores it in place of
+    /// any other, assigning nil removes the entry.
     subscript(key: Element.TableKey) -> Element? {
         get {
             guard let (bucket, found) = find(key), found, let buckets else { return nil }
@@ -105,14 +105,14 @@ final class SharedObjectTable<Element: SharedTableElement> {
 
     /// Runs `body` on the entry of `key` (nil when absent or unshared) and
     /// keeps what it leaves there, with one probe: a read and a write where
-    /// the subscript's get and set cost two. `body` must not use the registry.
+    /// the subscript's get and set cost two. `body` must not use the table.
     func updateValue<Result>(forKey key: Element.TableKey, _ body: (inout Element?) -> Result) -> Result {
         var probe = find(key)
         if probe?.found != true, (storageCount + 1) * 2 > capacity {
             makeRoomForOneMore()
             probe = find(key)
         }
-        guard let (bucket, found) = probe, let buckets else { preconditionFailure("A registry with room has buckets") }
+        guard let (bucket, found) = probe, let buckets else { preconditionFailure("A table with room has buckets") }
         var entry: Element?
         // Moved out, not copied: no retain and release around `body`. An unshared object is dropped.
         if found, !isKnownUniquelyReferenced(&buckets[bucket]!) { entry = buckets[bucket].take() }
@@ -147,10 +147,10 @@ final class SharedObjectTable<Element: SharedTableElement> {
         return UnsafeBufferPointer(start: buckets, count: capacity).compactMap { $0 }
     }
 
-    /// Calls `body` with every object something besides the registry
+    /// Calls `body` with every object something besides the table
     /// references, in one pass and without dropping the others: for an owner
-    /// about to let go of the whole registry. An object referenced only by
-    /// other registered objects counts as shared here. O(capacity).
+    /// about to let go of the whole table. An object referenced only by
+    /// other stored objects counts as shared here. O(capacity).
     func forEachShared(_ body: (Element) -> Void) {
         guard let buckets else { return }
         for bucket in 0..<capacity where buckets[bucket] != nil {
@@ -167,7 +167,7 @@ final class SharedObjectTable<Element: SharedTableElement> {
             buckets[bucket] = nil
             storageCount -= 1
         }
-        // The capacity stays: the caller is about to register the removed objects again (new IDs).
+        // The capacity stays: the registry stores the removed objects again at once, under new IDs.
         rebuild(minimumCapacity: capacity / 2)
     }
 
@@ -177,8 +177,7 @@ final class SharedObjectTable<Element: SharedTableElement> {
     /// batch's objects).
     func reserveCapacity(forAdding count: Int) {
         guard (storageCount + count) * 2 > capacity else { return }
-        var dropped = false
-        while dropUnshared() { dropped = true }
+        let dropped = dropEveryUnshared()
         let growing = (storageCount + count) * 2 > capacity
         if dropped || growing { rebuild(minimumCapacity: growing ? storageCount + count : capacity / 2) }
     }
@@ -194,12 +193,18 @@ final class SharedObjectTable<Element: SharedTableElement> {
     /// it referenced unshared (an owner and its destinations), so passes
     /// repeat until one drops nothing. O(capacity) a pass.
     func sweep() {
-        var dropped = false
-        while dropUnshared() { dropped = true }
-        if dropped { rebuild(minimumCapacity: 0) }
+        if dropEveryUnshared() { rebuild(minimumCapacity: 0) }
     }
 
-    /// Empties the buckets of unshared objects, leaving gaps in the runs; true when it emptied any.
+    /// Empties the buckets of unshared objects, pass after pass until one
+    /// drops nothing, leaving gaps in the runs; true when it emptied any.
+    private func dropEveryUnshared() -> Bool {
+        var dropped = false
+        while dropUnshared() { dropped = true }
+        return dropped
+    }
+
+    /// One pass of `dropEveryUnshared()`.
     private func dropUnshared() -> Bool {
         guard let buckets else { return false }
         var dropped = false
