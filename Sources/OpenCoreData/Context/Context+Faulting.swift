@@ -75,7 +75,7 @@ extension NSManagedObjectContext {
                     }
                 return cache.rememberRead(contentsOf: snapshots)
             }
-            for row in read ?? [] { rows[row.snapshot.objectID] = row }
+            for row in read ?? [] { rows[row.objectID] = row }
         }
         return rows
     }
@@ -155,7 +155,7 @@ extension NSManagedObjectContext {
     /// copies them only when it has transient attributes, which start at
     /// their defaults.
     func apply(_ row: StoreRowCache.Row, to object: NSManagedObject) {
-        var values = PropertyValues(layout: object.values.layout, slots: row.snapshot.values)
+        var values = PropertyValues(layout: object.values.layout, slots: row.values)
         for attribute in object.entity.transientAttributes {
             values[values.layout.slot(of: attribute)] = ValueCoercion.slotValue(attribute.defaultValue, for: attribute)
         }

@@ -143,7 +143,7 @@ extension NSManagedObjectContext {
     /// object made, when the case does not apply.
     private func adopt(_ record: StoreSnapshot, readFrom base: StoreRowCache.Row, as id: NSManagedObjectID,
                        cache: StoreRowCache) -> Bool {
-        let layout = base.snapshot.layout
+        let layout = base.layout
         guard let slots = record.changedSlots, !slots.isEmpty, record.values.count == layout.count,
               layout.transientSlots.isEmpty else { return false }
         var attributesOnly = true

@@ -41,7 +41,7 @@ open class NSMergeConflict: NSObject, @unchecked Sendable {
         cachedSnapshot = committed
         persistedSnapshot = persisted.map(Self.values)
         newVersionNumber = Int(persisted?.version ?? 0)
-        oldVersionNumber = Int(object.committed?.version ?? 0)
+        oldVersionNumber = Int(object.committedRow?.version ?? 0)
         persistedRecord = persisted
     }
 

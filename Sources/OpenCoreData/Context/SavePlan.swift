@@ -47,20 +47,20 @@ struct SavePlan {
         }
         for object in context.updated.objects {
             var snapshot = snapshot(of: object)
-            snapshot.version = object.committed?.version ?? 0
+            snapshot.version = object.committedRow?.version ?? 0
             // Without a committed record nothing says what is as stored.
-            snapshot.changedSlots = object.committed == nil ? nil : object.values.changed
+            snapshot.changedSlots = object.committedRow == nil ? nil : object.values.changed
             try add(snapshot.objectID) { $0.updated.append(snapshot) }
             snapshot.version += 1
             snapshot.changedSlots = nil
             snapshots.append((object, snapshot))
         }
         for object in context.lockedObjects.objects where !object.hasChanges {
-            guard let version = object.committed?.version, version > 0 else { continue }
+            guard let version = object.committedRow?.version, version > 0 else { continue }
             try add(object.objectID) { $0.lockedVersions.append((object.objectID, version)) }
         }
         for object in context.deleted.objects where !object.hasTemporaryID {
-            let version = object.committed?.version ?? 0
+            let version = object.committedRow?.version ?? 0
             try add(object.objectID) { changes in
                 changes.deleted.append(object.objectID)
                 if version > 0 { changes.deletedVersions.append((object.objectID, version)) }

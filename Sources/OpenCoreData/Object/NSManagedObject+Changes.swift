@@ -8,9 +8,9 @@ extension NSManagedObject {
     public func changedValues() -> [String: Any] {
         // A value set with setPrimitiveValue alone is no change (Core Data tracks didChangeValue).
         guard !isFaultStorage, isInsertedFlag || isUpdatedFlag || isDeletedFlag else { return [:] }
-        guard let committed else { return changes(since: nil) }
+        guard let committedRow else { return changes(since: nil) }
         // Only the slots written since the values were committed can differ.
-        return changes(since: committed.values, among: values.changed.slots)
+        return changes(since: committedRow.values, among: values.changed.slots)
     }
 
     /// The properties changed since the last `processPendingChanges()`.

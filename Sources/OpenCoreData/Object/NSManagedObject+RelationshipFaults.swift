@@ -67,7 +67,7 @@ extension NSManagedObject {
             baseline.resolve(slot, to: value)
             eventBaseline = baseline
         }
-        if let row = committedRow, row.snapshot[slot].isUnread {
+        if let row = committedRow, row.values[slot].isUnread {
             var snapshot = row.snapshot
             snapshot[slot] = value
             // The object's own copy: the cached row stays as the store read it.

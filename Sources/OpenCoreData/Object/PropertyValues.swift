@@ -22,7 +22,7 @@ struct PropertyValues {
     /// of them (a record's slots and an allocation per object whose to-one
     /// relationship was read). Each entry holds its destination alive, as the
     /// slot did, and counts only while the slot still holds that object's ID.
-    private var resolvedDestinations: ContiguousArray<NSManagedObject?> = []
+    private var resolvedDestinations = ResolvedDestinations()
 
     /// No values: every slot reads none.
     init(layout: PropertySlotLayout) {
@@ -68,17 +68,14 @@ struct PropertyValues {
     /// before that, or when the slot has held another ID since.
     func resolvedDestination(_ slot: Int, id: NSManagedObjectID) -> NSManagedObject? {
         let ordinal = layout.toOneOrdinals[slot]
-        guard ordinal < resolvedDestinations.count, let object = resolvedDestinations[ordinal] else { return nil }
+        guard let object = resolvedDestinations[ordinal] else { return nil }
         return object.objectID.namesSameRecord(as: id) ? object : nil
     }
 
     /// Records `destination` as what the to-one `slot`'s ID resolves to,
     /// without touching the slots. Not a change.
     mutating func resolveDestination(_ slot: Int, to destination: NSManagedObject) {
-        if resolvedDestinations.isEmpty {
-            resolvedDestinations = .filled(with: nil, count: layout.toOneCount)
-        }
-        resolvedDestinations[layout.toOneOrdinals[slot]] = destination
+        resolvedDestinations.set(destination, at: layout.toOneOrdinals[slot], count: layout.toOneCount)
     }
 
     /// Makes the current values the committed ones: no slot is changed.
@@ -104,7 +101,7 @@ struct PropertyValues {
     /// Empties every slot, and forgets the destinations resolved.
     mutating func removeAll() {
         slots = []
-        resolvedDestinations = []
+        resolvedDestinations = ResolvedDestinations()
     }
 
     /// Empties `slot` and returns what it held, so that the caller can change

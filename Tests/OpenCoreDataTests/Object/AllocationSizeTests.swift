@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+import Foundation
+import Testing
+@testable import OpenCoreDataCore
+
+/// The sizes of what a fetch allocates per row, as glibc's allocator serves
+/// them (blocks of 16 bytes with an 8-byte header: a 40-byte object takes a
+/// 48-byte block, a 48-byte one a 64-byte block). Issue 13 bounds a fault's
+/// and a fetched object's memory; a field added to one of these types moves
+/// it to the next block for every row, which these tests catch before the
+/// benchmark does.
+@Suite struct AllocationSizeTests {
+    private static func usableBytes(_ object: AnyObject) -> Int {
+        mallocUsableSize(Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    @Test func anObjectIDTakesAFortyEightByteBlock() throws {
+        let context = try TestStack.albumsWithPhotos()
+        try context.performAndWait {
+            let photo = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo")).first)
+            #expect(Self.usableBytes(photo.objectID) <= 40)
+        }
+    }
+
+    @Test func aCachedRowTakesASixtyFourByteBlock() throws {
+        let context = try TestStack.albumsWithPhotos()
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.returnsObjectsAsFaults = false
+            let photo = try #require(try context.fetch(request).first)
+            #expect(Self.usableBytes(try #require(photo.committedRow)) <= 56)
+        }
+    }
+
+    @Test func resolvedDestinationsTakeNoBlockForOneToOne() {
+        #expect(MemoryLayout<ResolvedDestinations>.size == MemoryLayout<Int>.size)
+    }
+}
+
+// glibc's `malloc_usable_size` (malloc.h, which the Glibc module leaves out):
+// the bytes the block holding a Swift object offers.
+@_silgen_name("malloc_usable_size")
+private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer) -> Int
+#endif
