@@ -117,6 +117,18 @@ enum GRDBWorkloads {
         try check(keys.count == photos, "fetchFaults got \(keys.count)")
     }
 
+    /// Every photo's record read by key, each in a read of its own.
+    static func fireFaults(_ photos: Int, _ url: URL) throws {
+        let pool = try open(url)
+        let keys = try pool.read { db in try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZPHOTO") }
+        var bytes = 0
+        for key in keys {
+            guard let photo = try pool.read({ db in try Photo.fetchOne(db, key: key) }) else { continue }
+            bytes &+= photo.name.utf8.count &+ photo.rating
+        }
+        try check(keys.count == photos && bytes > 0, "fireFaults read \(keys.count)")
+    }
+
     static func batchedWalk(_ photos: Int, _ url: URL) throws {
         var seen = 0
         try open(url).read { db in

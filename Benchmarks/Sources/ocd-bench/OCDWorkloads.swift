@@ -181,6 +181,24 @@ enum OCDWorkloads {
         }
     }
 
+    /// Every photo fetched as a fault without its row, then each fault fired
+    /// by reading its name: one record read per object, Core Data's cost of
+    /// walking objects nobody prefetched.
+    static func fireFaults(_ photos: Int, _ url: URL) throws {
+        let context = try OCDModels.context(OCDModels.graph, url)
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.includesPropertyValues = false
+            var bytes = 0
+            let faults = try context.fetch(request)
+            for photo in faults {
+                bytes &+= (photo.value(forKey: "name") as! String).utf8.count
+                bytes &+= Int(photo.value(forKey: "rating") as! Int64)
+            }
+            try check(faults.count == photos && bytes > 0, "fireFaults read \(faults.count)")
+        }
+    }
+
     private static func count(_ context: NSManagedObjectContext, _ entity: String) throws -> Int {
         try context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity))
     }

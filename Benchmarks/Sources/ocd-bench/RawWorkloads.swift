@@ -113,6 +113,25 @@ enum RawWorkloads {
         try check(keys.count == photos, "fetchFaults got \(keys.count)")
     }
 
+    /// Every photo's record read alone, by key, with one prepared statement.
+    static func fireFaults(_ photos: Int, _ url: URL) throws {
+        let db = try RawConnection(url)
+        var keys: [Int] = []
+        db.query("SELECT Z_PK FROM ZPHOTO") { s in keys.append(s.int(0)) }
+        let record = db.prepare("SELECT Z_ENT, Z_PK, Z_OPT, ZNAME, ZRATING, ZFILESIZE, ZCREATIONDATE, ZALBUM "
+                                + "FROM ZPHOTO WHERE Z_PK = ?")
+        var bytes = 0
+        for key in keys {
+            sqlite3_reset(record)
+            record.bind(1, key)
+            guard sqlite3_step(record) == SQLITE_ROW else { continue }
+            bytes &+= record.text(3).utf8.count &+ record.int(4) &+ record.int(5) &+ Int(record.double(6))
+            bytes &+= record.int(7) &+ record.int(0) &+ record.int(2)
+        }
+        sqlite3_finalize(record)
+        try check(keys.count == photos && bytes > 0, "fireFaults read \(keys.count)")
+    }
+
     /// Walks every photo in pages of 100 rows, the way a batched fetch does.
     static func batchedWalk(_ photos: Int, _ url: URL) throws {
         let db = try RawConnection(url)

@@ -71,6 +71,12 @@ let workloads: [Workload] = [
                        .grdb: GRDBWorkloads.fetchFaults],
              prepare: graphForAll, isAboutMemory: true,
              note: "Issue 13's target: at most 150 bytes per fault above raw SQLite's keys."),
+    Workload(name: "fire-faults (each photo's fault fired alone: one record read per object)", sizes: graphSizes,
+             systems: [.opencoredata: OCDWorkloads.fireFaults, .raw: RawWorkloads.fireFaults,
+                       .grdb: GRDBWorkloads.fireFaults],
+             prepare: graphForAll,
+             note: "Raw SQLite reuses one prepared statement; GRDB reads each record in a read of its own, "
+                 + "as a context's fault does."),
     Workload(name: "batched-walk", sizes: [1_000_000],
              systems: [.opencoredata: OCDWorkloads.batchedWalk, .raw: RawWorkloads.batchedWalk, .grdb: GRDBWorkloads.batchedWalk],
              prepare: graphForAll, isAboutMemory: true, peakBound: 100 * 1_048_576,

@@ -21,33 +21,60 @@ struct SQLiteRecordReader {
         external = store.externalData.data(reference:)
     }
 
+    /// Keeps the IDs made, by destination entity and key. The last ID made
+    /// or found is checked first and the dictionary is made only for a
+    /// second destination: a fault fired alone reads one record with at most
+    /// one destination per to-one, and a dictionary made and filled for it
+    /// cost ~1,000 instructions.
     private final class DestinationIDs {
         private struct Key: Hashable {
             let entity: ObjectIdentifier
             let primaryKey: Int64
+
+            /// As `ObjectKey`'s: the fields mixed with the table's seed instead of SipHash.
+            func _rawHashValue(seed: Int) -> Int {
+                KeyHashMixing.mix(Int(truncatingIfNeeded: primaryKey) &* 31 ^ entity.hashValue, seed: seed)
+            }
         }
 
+        private var last: (key: Key, id: NSManagedObjectID)?
         private var ids: [Key: NSManagedObjectID] = [:]
 
         func id(of entity: NSEntityDescription, primaryKey: Int64, in store: SQLiteStore) -> NSManagedObjectID {
             let key = Key(entity: ObjectIdentifier(entity), primaryKey: primaryKey)
-            if let known = ids[key] { return known }
+            if let last, last.key == key { return last.id }
+            if let known = ids[key] {
+                last = (key, known)
+                return known
+            }
             let id = store.objectID(for: entity, primaryKey: primaryKey)
-            ids[key] = id
+            if let last {
+                if ids.isEmpty { ids[last.key] = last.id }
+                ids[key] = id
+            }
+            last = (key, id)
             return id
         }
     }
 
     func snapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {
         var found: [StoreSnapshot] = []
-        let byTable = Dictionary(grouping: ids) { store.mapping.entity($0.entity)?.table ?? "" }
-        for (table, group) in byTable where !table.isEmpty {
-            let wanted = Dictionary(group.map { ($0.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
-            for chunk in SQLiteKeyList.chunks(of: Array(wanted.keys)) {
-                try readRows(table: table, keys: chunk, wanted: wanted, into: &found)
-            }
+        if let first = ids.first?.entity, ids.allSatisfy({ $0.entity === first }) {
+            // One entity, one table (a fault fired alone): no grouping.
+            if let table = store.mapping.entity(first)?.table { try readRows(of: ids, table: table, into: &found) }
+        } else {
+            let byTable = Dictionary(grouping: ids) { store.mapping.entity($0.entity)?.table ?? "" }
+            for (table, group) in byTable where !table.isEmpty { try readRows(of: group, table: table, into: &found) }
         }
         return Dictionary(found.map { (ObjectKey($0.objectID), $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Reads the records of `ids`, all stored in `table`, a chunk of keys at a time.
+    private func readRows(of ids: [NSManagedObjectID], table: String, into found: inout [StoreSnapshot]) throws {
+        let wanted = Dictionary(ids.map { ($0.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
+        for chunk in SQLiteKeyList.chunks(of: Array(wanted.keys)) {
+            try readRows(table: table, keys: chunk, wanted: wanted, into: &found)
+        }
     }
 
     /// Whether `snapshots(for: ids)` runs at most one query: the records are
@@ -64,15 +91,22 @@ struct SQLiteRecordReader {
     private func readRows(table: String, keys: SQLiteKeyList, wanted: [Int64: NSManagedObjectID],
                           into found: inout [StoreSnapshot]) throws {
         store.recordQueryCount += 1
-        let statement = try keys.statement("SELECT * FROM \(table) WHERE Z_PK IN (\(keys.placeholders))", in: db)
-        let layout = SQLiteRowLayout(columnNames: statement.columnNames)
-        let pkPosition = statement.columnNames.firstIndex { $0.uppercased() == "Z_PK" } ?? 0
-        let rows = try Row.fetchCursor(statement)
+        let queries = store.recordQueries, mapping = store.mapping!
+        let statement = try keys.statement(queries.sql(table: table, keys: keys), in: db)
+        let columnNames = statement.columnNames
+        guard let first = wanted.first?.value,
+              var plan = queries.plan(table: table, columnNames: columnNames, entity: first.entity, mapping: mapping)
+        else { return }
         let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
-        while try rows.next() != nil {
-            guard let pk = columns.integer(pkPosition), let id = wanted[pk],
-                  let snapshot = snapshot(of: id, from: columns, layout: layout) else { continue }
-            found.append(snapshot)
+        try statement.forEachRow(db) {
+            guard let pk = columns.integer(plan.primaryKeyPosition), let id = wanted[pk] else { return }
+            // A table holds an entity and its sub-entities: rows of another entity take its reads.
+            if plan.reads.description !== id.entity {
+                guard let other = queries.plan(table: table, columnNames: columnNames, entity: id.entity,
+                                               mapping: mapping) else { return }
+                plan = other
+            }
+            if let snapshot = snapshot(of: id, from: columns, reads: plan.reads) { found.append(snapshot) }
         }
     }
 

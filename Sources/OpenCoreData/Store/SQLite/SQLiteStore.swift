@@ -33,6 +33,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// Posts remote-change notifications (History/SQLiteRemoteChangeWatcher.swift) when the options ask for them.
     var remoteChangeWatcher: SQLiteRemoteChangeWatcher?
 
+    /// The record reads' SQL and column layouts, per table.
+    let recordQueries = SQLiteRecordQueries()
+
     /// How many `SELECT … WHERE Z_PK IN (…)` record reads the store has run
     /// (one per table and chunk of keys); for tests of batched loading.
     var recordQueryCount = 0

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import OpenCoreDataCore
+
+/// Records read by key and by fetch: each record's to-one destination is one
+/// ID per destination record, shared by the records of one read, and a fault
+/// fired alone (one record read by key, with the table's cached query and
+/// column layout) gets the same values a fetch reads.
+@Suite struct SQLiteRecordReaderTests {
+    /// 3 albums of 10 photos, each photo's `index` its place in its album,
+    /// saved and reset: sorted by index, the photos' albums interleave.
+    private static func interleavedAlbums() throws -> NSManagedObjectContext {
+        let context = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        try context.performAndWait {
+            for a in 0..<3 {
+                let album = TestStack.insert("Album", into: context, ["name": "a\(a)"])
+                for p in 0..<10 {
+                    TestStack.insert("Photo", into: context, ["name": "p\(a)-\(p)", "index": Int16(p), "album": album])
+                }
+            }
+            try context.save()
+            context.reset()
+        }
+        return context
+    }
+
+    private static func albumID(in object: NSManagedObject) throws -> NSManagedObjectID {
+        let record = try #require(object.committed)
+        guard case .id(let id) = record[record.layout.slotsByName["album"]!] else {
+            Issue.record("the record of \(object.objectID) holds no album ID")
+            throw CancellationError()
+        }
+        return id
+    }
+
+    @Test func aFetchsRecordsShareOneIDPerDestination() throws {
+        let context = try Self.interleavedAlbums()
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.sortDescriptors = [NSSortDescriptor(key: "index", ascending: true)]
+            request.returnsObjectsAsFaults = false
+            let photos = try context.fetch(request)
+            #expect(photos.count == 30)
+            var byAlbum: [String: NSManagedObjectID] = [:]
+            for photo in photos {
+                let id = try Self.albumID(in: photo)
+                let album = String((photo.value(forKey: "name") as? String ?? "").prefix(2))
+                if let shared = byAlbum[album] { #expect(shared === id, "photos of \(album) hold two album IDs") }
+                byAlbum[album] = id
+            }
+            #expect(byAlbum.count == 3 && Set(byAlbum.values.map(ObjectIdentifier.init)).count == 3)
+        }
+    }
+
+    @Test func aFaultFiredAloneReadsWhatAFetchReads() throws {
+        let context = try Self.interleavedAlbums()
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.includesPropertyValues = false
+            request.sortDescriptors = [NSSortDescriptor(key: "index", ascending: true)]
+            let faults = try context.fetch(request)
+            let reads = store.recordQueryCount
+            for photo in faults.prefix(4) {
+                #expect(photo.isFault)
+                let name = try #require(photo.value(forKey: "name") as? String)
+                let album = try #require(photo.value(forKey: "album") as? NSManagedObject)
+                #expect(album.objectID == (try Self.albumID(in: photo)))
+                #expect(album.value(forKey: "name") as? String == "a" + String(name.dropFirst().prefix(1)))
+                #expect((photo.value(forKey: "index") as? Int16).map { "p\(name.dropFirst().prefix(1))-\($0)" } == name)
+            }
+            // Each photo's record, and each of the three albums', read alone.
+            #expect(store.recordQueryCount == reads + 4 + 3)
+        }
+    }
+}
