@@ -5,8 +5,14 @@
 /// belongs to its context's queue: use it only inside `perform` or
 /// `performAndWait` of that context.
 open class NSManagedObject: NSObject, KeyValueCoding {
-    /// The entity the object is an instance of.
-    public let entity: NSEntityDescription
+    /// The entity the object is an instance of: its ID's, or the one it
+    /// was made with while it has no ID yet.
+    public var entity: NSEntityDescription {
+        switch identity {
+        case .entity(let entity): entity
+        case .id(let id): id.family.entity
+        }
+    }
 
     /// The object's ID: temporary until the object is saved, then permanent.
     /// The temporary ID is made at first use: an object made as a fault gets
@@ -14,14 +20,36 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// saved before anything asks for its ID never pays for one.
     public internal(set) var objectID: NSManagedObjectID {
         get {
-            if let storedObjectID { return storedObjectID }
-            let temporary = NSManagedObjectID.temporary(for: entity, number: temporaryNumber)
-            storedObjectID = temporary
-            return temporary
+            switch identity {
+            case .id(let id): return id
+            case .entity(let entity):
+                let temporary = NSManagedObjectID.temporary(for: entity, number: temporaryNumber)
+                identity = .id(temporary)
+                return temporary
+            }
         }
-        set { storedObjectID = newValue }
+        set {
+            assert(newValue.entity === entity, "An object's ID names its entity")
+            identity = .id(newValue)
+        }
     }
-    private var storedObjectID: NSManagedObjectID?
+
+    /// The object's ID once it has one, else its entity: one word for both,
+    /// since an ID names its entity (`NSManagedObjectID.entity`). Keeping the
+    /// entity beside the ID made the object 104 bytes, which the allocator
+    /// serves from 112-byte blocks; it is 88 now, in 96-byte blocks.
+    private enum Identity {
+        case entity(NSEntityDescription)
+        case id(NSManagedObjectID)
+    }
+    private var identity: Identity
+
+    /// The ID, when the object has made or been given one.
+    private var storedObjectID: NSManagedObjectID? {
+        if case .id(let id) = identity { return id }
+        return nil
+    }
+
     /// The number of the object's temporary ID, given at first need.
     private var temporaryNumber: Int {
         if let number = changeState?.temporaryNumber { return number }
@@ -173,7 +201,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Attributes start at their default values.
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         precondition(!entity.isAbstract, "Can't create an object of abstract entity \(entity.name ?? "")")
-        self.entity = entity
+        identity = .entity(entity)
         let layout = entity.slotLayout
         values = PropertyValues(layout: layout)
         super.init()

@@ -14,15 +14,24 @@
 struct PropertyValues {
     let layout: PropertySlotLayout
     private(set) var slots: ContiguousArray<SlotValue>
-    private(set) var changed = SlotSet()
-    /// The objects that to-one slots holding an ID resolved to, by the
-    /// slot's `toOneOrdinal`; empty until the first is resolved. Kept beside
-    /// the slots rather than in them: the slots are usually the record's,
-    /// shared with the row cache, and writing an object into them copied all
-    /// of them (a record's slots and an allocation per object whose to-one
-    /// relationship was read). Each entry holds its destination alive, as the
-    /// slot did, and counts only while the slot still holds that object's ID.
-    private var resolvedDestinations = ResolvedDestinations()
+    /// `changed`'s slots below 64, bit n for slot n; the rest are in `overflow`.
+    private var changedLow: UInt64 = 0
+    /// The objects that to-one slots holding an ID resolved to, and the
+    /// changed slots from 64 up. The destinations are kept beside the slots
+    /// rather than in them: the slots are usually the record's, shared with
+    /// the row cache, and writing an object into them copied all of them (a
+    /// record's slots and an allocation per object whose to-one relationship
+    /// was read). Each holds its destination alive, as the slot did, and
+    /// counts only while the slot still holds that object's ID.
+    private var overflow = ValuesOverflow()
+
+    /// Every slot written through the subscript since the values were last
+    /// the committed ones (see the type's comment).
+    var changed: SlotSet {
+        var slots = overflow.changedHigh
+        slots.formUnion(SlotSet(lowWord: changedLow))
+        return slots
+    }
 
     /// No values: every slot reads none.
     init(layout: PropertySlotLayout) {
@@ -41,7 +50,11 @@ struct PropertyValues {
     subscript(slot: Int) -> SlotValue {
         get { slot < slots.count ? slots[slot] : .none }
         set {
-            changed.insert(slot)
+            if slot < 64 {
+                changedLow |= 1 << UInt64(slot)
+            } else {
+                overflow.formChangedUnion(SlotSet([slot]))
+            }
             resolve(slot, to: newValue)
         }
     }
@@ -68,22 +81,26 @@ struct PropertyValues {
     /// before that, or when the slot has held another ID since.
     func resolvedDestination(_ slot: Int, id: NSManagedObjectID) -> NSManagedObject? {
         let ordinal = layout.toOneOrdinals[slot]
-        guard let object = resolvedDestinations[ordinal] else { return nil }
+        guard let object = overflow[ordinal] else { return nil }
         return object.objectID.namesSameRecord(as: id) ? object : nil
     }
 
     /// Records `destination` as what the to-one `slot`'s ID resolves to,
     /// without touching the slots. Not a change.
     mutating func resolveDestination(_ slot: Int, to destination: NSManagedObject) {
-        resolvedDestinations.set(destination, at: layout.toOneOrdinals[slot], count: layout.toOneCount)
+        overflow.setDestination(destination, at: layout.toOneOrdinals[slot], count: layout.toOneCount)
     }
 
     /// Makes the current values the committed ones: no slot is changed.
-    mutating func forgetChanges() { changed = SlotSet() }
+    mutating func forgetChanges() {
+        changedLow = 0
+        overflow.forgetChanges()
+    }
 
     /// Records `slots` as changed without writing them (a save then writes them whole).
     mutating func markChanged(_ slots: SlotSet) {
-        changed.formUnion(slots)
+        changedLow |= slots.lowWord
+        overflow.formChangedUnion(slots)
     }
 
     /// The value of the property named `key` as `Any`; nil for a name the
@@ -101,7 +118,7 @@ struct PropertyValues {
     /// Empties every slot, and forgets the destinations resolved.
     mutating func removeAll() {
         slots = []
-        resolvedDestinations = ResolvedDestinations()
+        overflow.removeDestinations()
     }
 
     /// Empties `slot` and returns what it held, so that the caller can change

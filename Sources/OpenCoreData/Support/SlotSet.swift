@@ -18,6 +18,22 @@ struct SlotSet: Hashable, Sendable {
         for slot in slots { insert(slot) }
     }
 
+    /// The slots below 64 whose bits are set in `word` (bit n for slot n).
+    init(lowWord word: UInt64) { low = word }
+
+    /// The slots below 64, as bits of one word (bit n for slot n).
+    var lowWord: UInt64 { low }
+
+    /// Whether a slot numbered 64 or more is in the set.
+    var hasSlotsAbove63: Bool { !overflow.isEmpty }
+
+    /// The set without its slots below 64.
+    func removingLowWord() -> SlotSet {
+        var result = self
+        result.low = 0
+        return result
+    }
+
     /// Whether no slot is in the set.
     var isEmpty: Bool { low == 0 && overflow.isEmpty }
 

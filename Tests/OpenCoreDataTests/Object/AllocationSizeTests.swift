@@ -23,6 +23,15 @@ import Testing
         }
     }
 
+    @Test func aManagedObjectTakesANinetySixByteBlock() throws {
+        let context = try TestStack.albumsWithPhotos()
+        try context.performAndWait {
+            let photo = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo")).first)
+            #expect(Self.usableBytes(photo) <= 88)
+            #expect(Self.usableBytes(NSManagedObject(entity: photo.entity, insertInto: nil)) <= 88)
+        }
+    }
+
     @Test func aCachedRowTakesASixtyFourByteBlock() throws {
         let context = try TestStack.albumsWithPhotos()
         try context.performAndWait {
@@ -33,8 +42,8 @@ import Testing
         }
     }
 
-    @Test func resolvedDestinationsTakeNoBlockForOneToOne() {
-        #expect(MemoryLayout<ResolvedDestinations>.size == MemoryLayout<Int>.size)
+    @Test func theValuesOverflowIsOneWord() {
+        #expect(MemoryLayout<ValuesOverflow>.size == MemoryLayout<Int>.size)
     }
 }
 
