@@ -149,6 +149,19 @@ extension NSManagedObjectContext {
     struct Selection {
         var ids: StoreObjectIDs
         var rows: [StoreRowCache.Row] = []
+
+        init(ids: StoreObjectIDs, rows: [StoreRowCache.Row] = []) {
+            self.ids = ids
+            self.rows = rows
+        }
+
+        /// A selection read with its records: the IDs are the rows', read
+        /// from them, so that no array of IDs is held beside the rows while
+        /// the fetch makes its objects (8 bytes an object at the fetch's peak).
+        init(rows: [StoreRowCache.Row]) {
+            self.rows = rows
+            ids = StoreObjectIDs(count: rows.count) { rows[$0].objectID }
+        }
     }
 
     /// What `stores` select for `request`, in each store's order, the
@@ -167,10 +180,11 @@ extension NSManagedObjectContext {
             let results = try stores.map {
                 try $0.execute(StoreFetch(entity: entity, request: request, appliesWindow: appliesWindow))
             }
-            let ids = results.count == 1 ? results[0].ids : StoreObjectIDs(results.flatMap(\.ids))
-            guard results.allSatisfy({ !$0.records.isEmpty || $0.ids.isEmpty }) else { return Selection(ids: ids) }
+            guard results.allSatisfy({ !$0.records.isEmpty || $0.ids.isEmpty }) else {
+                return Selection(ids: results.count == 1 ? results[0].ids : StoreObjectIDs(results.flatMap(\.ids)))
+            }
             let records = results.count == 1 ? results[0].records : results.flatMap(\.records)
-            return Selection(ids: ids, rows: cache.rememberRead(contentsOf: records))
+            return Selection(rows: cache.rememberRead(contentsOf: records))
         }
     }
 

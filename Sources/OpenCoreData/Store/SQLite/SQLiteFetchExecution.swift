@@ -90,7 +90,9 @@ struct SQLiteFetchExecution {
             return (keys, snapshots)
         }
         // The records' IDs serve as the result's, instead of a second ID per row.
-        if prefetches { return StoreFetchResult(ids: StoreObjectIDs(snapshots.map(\.objectID)), records: snapshots) }
+        if prefetches {
+            return StoreFetchResult(ids: StoreObjectIDs(count: snapshots.count) { snapshots[$0].objectID }, records: snapshots)
+        }
         let ids = keys.objectIDs()
         guard plan.inMemory else { return StoreFetchResult(ids: ids) }
         let loader = StoreRowLoader()
