@@ -12,8 +12,9 @@ enum PropertyValidation {
         // can fail, and they are checked directly, without the lookup by key
         // and the comparison with the original.
         let isPlain = type(of: object) == NSManagedObject.self
-        let properties = isPlain ? object.entity.validatedProperties : object.entity.properties
-        let valueRequired = isPlain ? object.entity.valueRequiredSlots : SlotSet()
+        let entity = object.entity
+        let properties = isPlain ? entity.validatedProperties : entity.properties
+        let valueRequired = isPlain ? entity.valueRequiredSlots : SlotSet()
         for property in properties where !(property is NSFetchedPropertyDescription) {
             let key = property.name
             // `primitiveValue(forKey:)` without looking the property up by name again.

@@ -28,8 +28,8 @@ struct PropertyValues {
     /// Every slot written through the subscript since the values were last
     /// the committed ones (see the type's comment).
     var changed: SlotSet {
-        var slots = overflow.changedHigh
-        slots.formUnion(SlotSet(lowWord: changedLow))
+        var slots = SlotSet(lowWord: changedLow)
+        if overflow.hasChangedHigh { slots.formUnion(overflow.changedHigh) }
         return slots
     }
 
@@ -50,11 +50,7 @@ struct PropertyValues {
     subscript(slot: Int) -> SlotValue {
         get { slot < slots.count ? slots[slot] : .none }
         set {
-            if slot < 64 {
-                changedLow |= 1 << UInt64(slot)
-            } else {
-                overflow.formChangedUnion(SlotSet([slot]))
-            }
+            if slot < 64 { changedLow |= 1 << UInt64(slot) } else { markChangedHigh(slot) }
             resolve(slot, to: newValue)
         }
     }
@@ -69,7 +65,7 @@ struct PropertyValues {
     /// Puts `value`, the same value in another form (destination objects for
     /// their IDs, IDs read for an unread to-many), in `slot` without
     /// recording a change.
-    mutating func resolve(_ slot: Int, to value: SlotValue) {
+    mutating func resolve(_ slot: Int, to value: consuming SlotValue) {
         if slots.isEmpty {
             guard !value.isNone else { return }
             slots = .empty(count: layout.count)
@@ -89,6 +85,13 @@ struct PropertyValues {
     /// without touching the slots. Not a change.
     mutating func resolveDestination(_ slot: Int, to destination: NSManagedObject) {
         overflow.setDestination(destination, at: layout.toOneOrdinals[slot], count: layout.toOneCount)
+    }
+
+    /// Records a slot from 64 up as changed; out of line, so that the
+    /// subscript's setter stays small enough to inline.
+    @inline(never)
+    private mutating func markChangedHigh(_ slot: Int) {
+        overflow.formChangedUnion(SlotSet([slot]))
     }
 
     /// Makes the current values the committed ones: no slot is changed.

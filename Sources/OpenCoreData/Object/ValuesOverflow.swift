@@ -68,6 +68,12 @@ struct ValuesOverflow {
         }
     }
 
+    /// Whether a slot numbered 64 or more changed.
+    var hasChangedHigh: Bool {
+        if case .box(let box) = storage { return !box.changedHigh.isEmpty }
+        return false
+    }
+
     /// The changed slots numbered 64 and up.
     var changedHigh: SlotSet {
         if case .box(let box) = storage { return box.changedHigh }
