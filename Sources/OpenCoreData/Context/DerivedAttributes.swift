@@ -108,8 +108,9 @@ final class DerivedAttributePlan: @unchecked Sendable {
     /// A plan and, weakly, the model it is for: a model's address may be
     /// reused once it is gone.
     private struct Entry {
-        weak var model: NSManagedObjectModel?
+        let modelReference: ProxiedWeakReference<NSManagedObjectModel>
         let plan: DerivedAttributePlan
+        var model: NSManagedObjectModel? { modelReference.target }
     }
 
     private static let plans = Locked<[ObjectIdentifier: Entry]>([:])
@@ -120,7 +121,8 @@ final class DerivedAttributePlan: @unchecked Sendable {
             if let entry = plans[ObjectIdentifier(model)], entry.model === model { return entry.plan }
             plans = plans.filter { $0.value.model != nil }
             let plan = DerivedAttributePlan(model)
-            plans[ObjectIdentifier(model)] = Entry(model: model, plan: plan)
+            let reference = ProxiedWeakReference(model.referenceProxy)
+            plans[ObjectIdentifier(model)] = Entry(modelReference: reference, plan: plan)
             return plan
         }
     }

@@ -24,10 +24,22 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
     public var codeGenerationType: String? { willSet { ensureEditable("codeGenerationType of \(name ?? "")") } }
 
     /// The model that holds this entity.
-    public internal(set) weak var managedObjectModel: NSManagedObjectModel?
+    public internal(set) var managedObjectModel: NSManagedObjectModel? {
+        get { modelReference.target }
+        set { modelReference = ProxiedWeakReference(newValue?.referenceProxy) }
+    }
+    private var modelReference = ProxiedWeakReference<NSManagedObjectModel>(nil)
 
-    /// The entity this one inherits from.
-    public private(set) weak var superentity: NSEntityDescription?
+    /// The entity this one inherits from (held weakly, through its proxy).
+    public private(set) var superentity: NSEntityDescription? {
+        get { superentityReference.target }
+        set { superentityReference = ProxiedWeakReference(newValue?.referenceProxy) }
+    }
+    private var superentityReference = ProxiedWeakReference<NSEntityDescription>(nil)
+
+    /// What weak references to the entity point at, so that the entity has
+    /// no side table and retaining it stays on the runtime's fast path.
+    let referenceProxy = ReferenceProxy<NSEntityDescription>()
 
     /// The entities that inherit from this one. Setting it makes this entity
     /// their superentity.
@@ -185,7 +197,12 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
     var unresolvedParentName: String?
 
     /// An unnamed entity without properties; name it and add it to a model's `entities`.
-    public override init() { super.init() }
+    public override init() {
+        super.init()
+        referenceProxy.target = self
+    }
+
+    deinit { referenceProxy.target = nil }
 
     /// An entity named `name` with `properties`.
     public convenience init(name: String, className: String? = nil, properties: [NSPropertyDescription] = []) {

@@ -8,7 +8,12 @@ open class NSFetchIndexDescription: NSObject, NSCopying, @unchecked Sendable {
         didSet { elements.forEach { $0.collectionIndex = self } }
     }
     /// The entity the index belongs to.
-    public internal(set) weak var entity: NSEntityDescription?
+    public internal(set) var entity: NSEntityDescription? {
+        get { entityReference.target }
+        set { entityReference = ProxiedWeakReference(newValue?.referenceProxy) }
+    }
+    /// `entity`, held weakly through the entity's proxy (see `ReferenceProxy`).
+    private var entityReference = ProxiedWeakReference<NSEntityDescription>(nil)
 
     /// An index named `name` over `elements` (none when nil); add it to an entity's `indexes`.
     public init(name: String, elements: [NSFetchIndexElementDescription]?) {

@@ -8,7 +8,12 @@ open class NSPropertyDescription: NSObject, NSCopying, ModelEditing, @unchecked 
 
     /// The entity that declares this property (for inherited properties: the
     /// superentity that declares it). Set when the property is added to an entity.
-    public internal(set) weak var entity: NSEntityDescription!
+    public internal(set) var entity: NSEntityDescription! {
+        get { entityReference.target }
+        set { entityReference = ProxiedWeakReference(newValue?.referenceProxy) }
+    }
+    /// `entity`, held weakly through the entity's proxy (see `ReferenceProxy`).
+    private var entityReference = ProxiedWeakReference<NSEntityDescription>(nil)
 
     /// The property's slot in its entity's objects (see `PropertySlotLayout`),
     /// set when the model is frozen; -1 before.

@@ -34,14 +34,29 @@ public enum NSDeleteRule: UInt, Sendable, CaseIterable {
 open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable {
     /// The entity at the other end. Held weakly, as in Core Data: the model
     /// owns its entities, so keep the model alive while using its descriptions.
-    public weak var destinationEntity: NSEntityDescription? {
-        willSet { ensureEditable("destinationEntity of \(name)") }
+    public var destinationEntity: NSEntityDescription? {
+        get { destinationReference.target }
+        set {
+            ensureEditable("destinationEntity of \(name)")
+            destinationReference = ProxiedWeakReference(newValue?.referenceProxy)
+        }
     }
+    /// `destinationEntity`, held weakly through the entity's proxy (see `ReferenceProxy`).
+    private var destinationReference = ProxiedWeakReference<NSEntityDescription>(nil)
 
     /// The relationship at the other end that points back here, if any.
-    public weak var inverseRelationship: NSRelationshipDescription? {
-        willSet { ensureEditable("inverseRelationship of \(name)") }
+    public var inverseRelationship: NSRelationshipDescription? {
+        get { inverseReference.target }
+        set {
+            ensureEditable("inverseRelationship of \(name)")
+            inverseReference = ProxiedWeakReference(newValue?.referenceProxy)
+        }
     }
+    /// `inverseRelationship`, held weakly through the inverse's proxy (see `ReferenceProxy`).
+    private var inverseReference = ProxiedWeakReference<NSRelationshipDescription>(nil)
+
+    /// What weak references to the relationship point at (see `ReferenceProxy`).
+    let referenceProxy = ReferenceProxy<NSRelationshipDescription>()
 
     /// What deleting the source object does to the destinations.
     public var deleteRule: NSDeleteRule = .nullifyDeleteRule { willSet { ensureEditable("deleteRule of \(name)") } }
@@ -64,7 +79,12 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
     var unresolvedInverse: (entity: String?, name: String)?
 
     /// An unnamed optional to-one relationship without a destination, with the nullify rule.
-    public required init() { super.init() }
+    public required init() {
+        super.init()
+        referenceProxy.target = self
+    }
+
+    deinit { referenceProxy.target = nil }
 
     /// A relationship named `name` to `destination`.
     public convenience init(name: String, destination: NSEntityDescription?, toMany: Bool = false,

@@ -17,7 +17,12 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     public let options: [AnyHashable: Any]?
 
     /// The coordinator that uses the store.
-    public internal(set) weak var persistentStoreCoordinator: NSPersistentStoreCoordinator?
+    public internal(set) var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
+        get { coordinatorReference.target }
+        set { coordinatorReference = ProxiedWeakReference(newValue?.referenceProxy) }
+    }
+    /// `persistentStoreCoordinator`, held weakly through its proxy (see `ReferenceProxy`).
+    private var coordinatorReference = ProxiedWeakReference<NSPersistentStoreCoordinator>(nil)
 
     /// Whether saves are refused.
     public var isReadOnly: Bool = false
@@ -53,7 +58,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// A store described by its coordinator, configuration, location and options.
     public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
                          at url: URL, options: [AnyHashable: Any]? = nil) {
-        self.persistentStoreCoordinator = root
+        coordinatorReference = ProxiedWeakReference(root?.referenceProxy)
         self.configurationName = name ?? NSManagedObjectModel.defaultConfigurationName
         self.url = url
         self.options = options

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import OpenCoreDataCore
+
+/// Back references (a property's and an index's `entity`, a sub-entity's
+/// `superentity`, a relationship's `destinationEntity` and
+/// `inverseRelationship`, an entity's `managedObjectModel`, a store's
+/// `persistentStoreCoordinator`) are weak, as Apple declares them, but point
+/// at their target's `ReferenceProxy`, so that entities, relationships,
+/// models and coordinators are never weakly referenced themselves: retaining
+/// them stays on the runtime's fast path.
+@Suite struct BackReferenceTests {
+    /// The runtime's weak count of an object nothing references weakly (the
+    /// object's own count); a weak reference raises it.
+    private static func isWeaklyReferenced(_ object: AnyObject) -> Bool {
+        _getWeakRetainCount(object) > _getWeakRetainCount(NSObject())
+    }
+
+    @Test func theWeakCountSeesAWeakReference() {
+        let object = NSObject()
+        #expect(!Self.isWeaklyReferenced(object))
+        weak var reference = object
+        #expect(Self.isWeaklyReferenced(object) && reference != nil)
+    }
+
+    @Test func noEntityOfALoadedModelIsWeaklyReferenced() throws {
+        let context = try TestStack.albumsWithPhotos()
+        let model = try #require(context.persistentStoreCoordinator?.managedObjectModel)
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.returnsObjectsAsFaults = false
+            let photos = try context.fetch(request)
+            #expect((photos.first?.value(forKey: "album") as? NSManagedObject)?.value(forKey: "name") != nil)
+        }
+        for entity in model.entities {
+            #expect(!Self.isWeaklyReferenced(entity), "\(entity.name ?? "") is weakly referenced")
+            #expect(entity.properties.allSatisfy { $0.entity === entity } && entity.managedObjectModel === model)
+            for relationship in entity.relationshipsByName.values {
+                #expect(!Self.isWeaklyReferenced(relationship), "\(relationship.name) is weakly referenced")
+            }
+        }
+        let photos = try #require(model.entitiesByName["Album"]?.relationshipsByName["photos"])
+        #expect(photos.destinationEntity === model.entitiesByName["Photo"])
+        #expect(photos.inverseRelationship === model.entitiesByName["Photo"]?.relationshipsByName["album"])
+        let coordinator = try #require(context.persistentStoreCoordinator)
+        #expect(!Self.isWeaklyReferenced(model) && !Self.isWeaklyReferenced(coordinator))
+        #expect(coordinator.persistentStores.allSatisfy { $0.persistentStoreCoordinator === coordinator })
+    }
+
+    @Test func referencesBecomeNilWhenTheEntityGoes() {
+        let property = TestStack.attribute("name", .stringAttributeType)
+        let index = NSFetchIndexDescription(name: "byName", elements: nil)
+        let sub = NSEntityDescription(name: "Sub")
+        var relationship: NSRelationshipDescription?
+        do {
+            let entity = NSEntityDescription(name: "Gone")
+            entity.properties = [property]
+            entity.indexes = [index]
+            entity.subentities = [sub]
+            relationship = TestStack.relationship("to", to: entity)
+            #expect(property.entity === entity && index.entity === entity && sub.superentity === entity)
+            #expect(relationship?.destinationEntity === entity)
+        }
+        #expect(property.entity == nil && index.entity == nil && sub.superentity == nil)
+        #expect(relationship?.destinationEntity == nil)
+    }
+
+    @Test func aStoreOutlivesItsCoordinatorWithoutIt() throws {
+        var store: NSPersistentStore?
+        do {
+            let context = try TestStack.context(TestStack.albumsModel())
+            store = context.persistentStoreCoordinator?.persistentStores.first
+            #expect(store?.persistentStoreCoordinator != nil)
+        }
+        #expect(store != nil && store?.persistentStoreCoordinator == nil)
+    }
+
+    @Test func anInverseBecomesNilWhenItGoes() {
+        let entity = NSEntityDescription(name: "E")
+        let relationship = TestStack.relationship("to", to: entity)
+        do {
+            let inverse = TestStack.relationship("from", to: entity)
+            TestStack.pair(relationship, inverse)
+            #expect(relationship.inverseRelationship === inverse)
+        }
+        #expect(relationship.inverseRelationship == nil)
+    }
+
+    @Test func aDestinationCanBeChangedAndCleared() {
+        let first = NSEntityDescription(name: "First"), second = NSEntityDescription(name: "Second")
+        let relationship = TestStack.relationship("to", to: first)
+        relationship.destinationEntity = second
+        #expect(relationship.destinationEntity === second)
+        relationship.destinationEntity = nil
+        #expect(relationship.destinationEntity == nil)
+        #expect(!Self.isWeaklyReferenced(first) && !Self.isWeaklyReferenced(second))
+    }
+}
