@@ -108,9 +108,8 @@ final class DerivedAttributePlan: @unchecked Sendable {
     /// A plan and, weakly, the model it is for: a model's address may be
     /// reused once it is gone.
     private struct Entry {
-        let modelReference: ProxiedWeakReference<NSManagedObjectModel>
+        weak var model: NSManagedObjectModel?
         let plan: DerivedAttributePlan
-        var model: NSManagedObjectModel? { modelReference.target }
     }
 
     private static let plans = Locked<[ObjectIdentifier: Entry]>([:])
@@ -121,8 +120,7 @@ final class DerivedAttributePlan: @unchecked Sendable {
             if let entry = plans[ObjectIdentifier(model)], entry.model === model { return entry.plan }
             plans = plans.filter { $0.value.model != nil }
             let plan = DerivedAttributePlan(model)
-            let reference = ProxiedWeakReference(model.referenceProxy)
-            plans[ObjectIdentifier(model)] = Entry(modelReference: reference, plan: plan)
+            plans[ObjectIdentifier(model)] = Entry(model: model, plan: plan)
             return plan
         }
     }

@@ -24,11 +24,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
     public var codeGenerationType: String? { willSet { ensureEditable("codeGenerationType of \(name ?? "")") } }
 
     /// The model that holds this entity.
-    public internal(set) var managedObjectModel: NSManagedObjectModel? {
-        get { modelReference.target }
-        set { modelReference = ProxiedWeakReference(newValue?.referenceProxy) }
-    }
-    private var modelReference = ProxiedWeakReference<NSManagedObjectModel>(nil)
+    public internal(set) weak var managedObjectModel: NSManagedObjectModel?
 
     /// The entity this one inherits from (held weakly, through its proxy).
     public private(set) var superentity: NSEntityDescription? {

@@ -95,16 +95,7 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
 
     /// An empty model: set its `entities` (and configurations) before a coordinator uses it, which
     /// freezes it.
-    public override init() {
-        super.init()
-        referenceProxy.target = self
-    }
-
-    deinit { referenceProxy.target = nil }
-
-    /// What weak references to the model point at (see `ReferenceProxy`):
-    /// its entities', and the class and derived-attribute registries'.
-    let referenceProxy = ReferenceProxy<NSManagedObjectModel>()
+    public override init() { super.init() }
 
     /// The model in the Xcode model file at `url` (`.xcdatamodel`, its
     /// `contents`, or `.xcdatamodeld`, whose current version is loaded), or nil

@@ -15,10 +15,7 @@ enum ManagedObjectClasses {
     /// Names no class was found for, so that the runtime's type records are searched once per name.
     nonisolated(unsafe) private static var unresolvable: Set<String> = []
 
-    private struct WeakModel {
-        let reference: ProxiedWeakReference<NSManagedObjectModel>
-        var model: NSManagedObjectModel? { reference.target }
-    }
+    private struct WeakModel { weak var model: NSManagedObjectModel? }
 
     static func register(_ type: NSManagedObject.Type) {
         let qualified = String(reflecting: type)
@@ -81,7 +78,7 @@ enum ManagedObjectClasses {
     static func noteModel(_ model: NSManagedObjectModel) {
         lock.withLock {
             models.removeAll { $0.model == nil || $0.model === model }
-            models.append(WeakModel(reference: ProxiedWeakReference(model.referenceProxy)))
+            models.append(WeakModel(model: model))
         }
     }
 

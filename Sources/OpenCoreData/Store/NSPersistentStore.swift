@@ -17,12 +17,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     public let options: [AnyHashable: Any]?
 
     /// The coordinator that uses the store.
-    public internal(set) var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
-        get { coordinatorReference.target }
-        set { coordinatorReference = ProxiedWeakReference(newValue?.referenceProxy) }
-    }
-    /// `persistentStoreCoordinator`, held weakly through its proxy (see `ReferenceProxy`).
-    private var coordinatorReference = ProxiedWeakReference<NSPersistentStoreCoordinator>(nil)
+    public internal(set) weak var persistentStoreCoordinator: NSPersistentStoreCoordinator?
 
     /// Whether saves are refused.
     public var isReadOnly: Bool = false
@@ -58,7 +53,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// A store described by its coordinator, configuration, location and options.
     public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
                          at url: URL, options: [AnyHashable: Any]? = nil) {
-        coordinatorReference = ProxiedWeakReference(root?.referenceProxy)
+        self.persistentStoreCoordinator = root
         self.configurationName = name ?? NSManagedObjectModel.defaultConfigurationName
         self.url = url
         self.options = options

@@ -27,14 +27,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         model.freeze()
         managedObjectModel = model
         super.init()
-        referenceProxy.target = self
         ManagedObjectClasses.noteModel(model)
     }
-
-    deinit { referenceProxy.target = nil }
-
-    /// What weak references to the coordinator point at (its stores'; see `ReferenceProxy`).
-    let referenceProxy = ReferenceProxy<NSPersistentStoreCoordinator>()
 
     /// The stores, in the order they were added.
     public var persistentStores: [NSPersistentStore] { lock.withLock { stores } }

@@ -8,7 +8,15 @@
 /// `assign` and `weak` back references), and retained several times per
 /// managed object a fetch or a save handles. With a proxy, only the proxy has
 /// a side table. The target owns its proxy and clears it first thing in its
-/// `deinit`, so a reference never yields an object being destroyed.
+/// `deinit`, so a reference never yields an object being destroyed on the
+/// same thread.
+///
+/// Unlike `weak`, a read racing with the target's last release on another
+/// thread may yield an object being destroyed. It is for the model graph's
+/// back references, which Apple declares `assign` (no safer): the model keeps
+/// its entities and relationships alive while anything uses them. Objects
+/// released while other threads may still look them up (contexts,
+/// coordinators, models in the process-wide registries) keep `weak` references.
 final class ReferenceProxy<Target: AnyObject>: @unchecked Sendable {
     /// The target while it lives: set right after its initialization,
     /// cleared when its `deinit` starts.
