@@ -7,7 +7,7 @@ extension NSManagedObject {
     /// to-one relationships as the destination object, to-many as `NSSet`
     /// (`NSOrderedSet` when ordered). An unknown key stops the program.
     public func value(forKey key: String) -> Any? {
-        managedObjectContext?.checkConcurrency("reading \(entity.name ?? "").\(key)")
+        checkContextConcurrency("reading \(entity.name ?? "").\(key)")
         willAccessValue(forKey: key)
         defer { didAccessValue(forKey: key) }
         return publicValue(at: slot(key))
@@ -17,7 +17,7 @@ extension NSManagedObject {
     /// updating the inverse relationship of every object involved. A value of
     /// the wrong type or an unknown key stops the program.
     public func setValue(_ value: consuming Any?, forKey key: String) {
-        managedObjectContext?.checkConcurrency("setting \(entity.name ?? "").\(key)")
+        checkContextConcurrency("setting \(entity.name ?? "").\(key)")
         // One lookup by name gives both the slot and the property (the entity's `propertiesByName` entry);
         // `slot(forKey:)` finds a literal key without hashing it.
         let layout = values.layout

@@ -98,16 +98,27 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// object it tracks when it is reset or goes away, and every object with
     /// a context is tracked by it.
     public internal(set) var managedObjectContext: NSManagedObjectContext? {
-        get { contextStorage }
-        set { contextStorage = newValue }
+        get { contextStorage?.takeUnretainedValue() }
+        set { contextStorage = newValue.map(Unmanaged.passUnretained) }
     }
     // Read by every property access and change; release builds skip its
-    // exclusivity check, as `values`'.
+    // exclusivity check, as `values`'. `Unmanaged` rather than
+    // `unowned(unsafe)` so that `checkContextConcurrency` can use the
+    // context without retaining it.
     #if DEBUG
-    private unowned(unsafe) var contextStorage: NSManagedObjectContext?
+    private var contextStorage: Unmanaged<NSManagedObjectContext>?
     #else
-    @exclusivity(unchecked) private unowned(unsafe) var contextStorage: NSManagedObjectContext?
+    @exclusivity(unchecked) private var contextStorage: Unmanaged<NSManagedObjectContext>?
     #endif
+
+    /// The context's concurrency check (`-com.apple.CoreData.ConcurrencyDebug`)
+    /// for an access described by `what`, without retaining the context:
+    /// `value(forKey:)` and `setValue(_:forKey:)` make it on every call, and
+    /// a retain and release of the context were a fifth of a `value(forKey:)`.
+    @inline(__always)
+    func checkContextConcurrency(_ what: @autoclosure () -> String) {
+        contextStorage?._withUnsafeGuaranteedRef { $0.checkConcurrency(what()) }
+    }
 
     /// Current values by slot (see `PropertyValues`).
     ///
