@@ -155,13 +155,15 @@ extension NSManagedObjectContext {
     /// copies them only when it has transient attributes, which start at
     /// their defaults.
     func apply(_ row: StoreRowCache.Row, to object: NSManagedObject) {
-        var values = PropertyValues(layout: object.values.layout, slots: row.values)
-        for attribute in object.entity.transientAttributes {
-            values[values.layout.slot(of: attribute)] = ValueCoercion.slotValue(attribute.defaultValue, for: attribute)
+        object.values.replaceAll(with: row.values)
+        let layout = object.values.layout
+        if !layout.transientSlots.isEmpty {
+            for attribute in object.entity.transientAttributes {
+                object.values[layout.slot(of: attribute)] = ValueCoercion.slotValue(attribute.defaultValue, for: attribute)
+            }
+            // Transient defaults are where the record leaves off, not changes to it.
+            object.values.forgetChanges()
         }
-        // Transient defaults are where the record leaves off, not changes to it.
-        values.forgetChanges()
-        object.values = values
         object.committedRow = row
     }
 

@@ -118,6 +118,16 @@ struct PropertyValues {
     /// The names of the properties that hold a value, in slot order.
     var keys: [String] { slots.indices.compactMap { slots[$0].isNone ? nil : layout.properties[$0].name } }
 
+    /// Makes `slots` (a record's, shared) the values, with no slot changed
+    /// and no destination resolved: what a new `PropertyValues(layout:slots:)`
+    /// holds, without making one and copying it over these.
+    mutating func replaceAll(with slots: ContiguousArray<SlotValue>) {
+        precondition(slots.isEmpty || slots.count == layout.count, "A record's slots must match its entity's layout")
+        self.slots = slots
+        changedLow = 0
+        overflow = ValuesOverflow()
+    }
+
     /// Empties every slot, and forgets the destinations resolved.
     mutating func removeAll() {
         slots = []
