@@ -129,6 +129,11 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
     /// model is frozen, as every object ID made for the entity needs it.
     var nameHash: Int { frozen?.nameHash ?? (name ?? "").hashValue }
 
+    /// `isAbstract`, read from the frozen lookups once the model is frozen:
+    /// the property has observers, so each read of it takes an exclusivity
+    /// check (~76 instructions), and every object made asks.
+    var isAbstractEntity: Bool { frozen?.isAbstract ?? isAbstract }
+
     /// The relationships whose destination is `entity`.
     public func relationships(forDestination entity: NSEntityDescription) -> [NSRelationshipDescription] {
         properties.compactMap { $0 as? NSRelationshipDescription }.filter { $0.destinationEntity === entity }
@@ -230,10 +235,13 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         let versionHash: Data
         /// `name`'s hash value, which every object ID of the entity mixes in.
         let nameHash: Int
+        /// `isAbstract`, which every object made checks.
+        let isAbstract: Bool
 
         init(properties: [NSPropertyDescription], propertiesByName: [String: NSPropertyDescription],
              attributesByName: [String: NSAttributeDescription],
-             relationshipsByName: [String: NSRelationshipDescription], versionHash: Data, name: String) {
+             relationshipsByName: [String: NSRelationshipDescription], versionHash: Data, name: String,
+             isAbstract: Bool) {
             self.properties = properties
             self.propertiesByName = propertiesByName
             self.attributesByName = attributesByName
@@ -247,6 +255,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             slotLayout = PropertySlotLayout(properties)
             self.versionHash = versionHash
             nameHash = name.hashValue
+            self.isAbstract = isAbstract
         }
     }
 
@@ -268,7 +277,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             propertiesByName: Self.byName(all),
             attributesByName: Self.byName(all.compactMap { $0 as? NSAttributeDescription }),
             relationshipsByName: Self.byName(all.compactMap { $0 as? NSRelationshipDescription }),
-            versionHash: Data(VersionHash.entity(self)), name: name ?? "")
+            versionHash: Data(VersionHash.entity(self)), name: name ?? "", isAbstract: isAbstract)
     }
 
     private static func byName<P: NSPropertyDescription>(_ properties: [P]) -> [String: P] {

@@ -211,7 +211,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// An object of `entity`, inserted into `context` when one is given.
     /// Attributes start at their default values.
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
-        precondition(!entity.isAbstract, "Can't create an object of abstract entity \(entity.name ?? "")")
+        precondition(!entity.isAbstractEntity, "Can't create an object of abstract entity \(entity.name ?? "")")
         identity = .entity(entity)
         let layout = entity.slotLayout
         values = PropertyValues(layout: layout)

@@ -81,6 +81,24 @@ final class Photo: NSManagedObject {
         #expect(photo.value(forKey: "name") == nil)
     }
 
+    /// Core Data refuses instances of an abstract entity; checked from the
+    /// frozen lookups once a coordinator froze the model, from the entity before.
+    @Test func anObjectOfAnAbstractEntityStopsTheProgram() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = TestStack.albumsModel()
+            model.entitiesByName["Album"]?.isAbstract = true
+            let context = try TestStack.context(model)
+            _ = TestStack.insert("Album", into: context)
+        }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("Can't create an object of abstract entity Album"))
+        await #expect(processExitsWith: .failure) {
+            let entity = NSEntityDescription(name: "Shape")
+            entity.isAbstract = true
+            _ = NSManagedObject(entity: entity, insertInto: nil)
+        }
+    }
+
     @Test func wrongTypeStopsTheProgram() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let context = try TestStack.context(TestStack.albumsModel())
