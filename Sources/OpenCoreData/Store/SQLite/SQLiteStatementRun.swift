@@ -15,7 +15,8 @@ extension Statement {
     /// connection watches row changes: persistent history is recorded by
     /// triggers (`SQLiteHistoryTables`), which SQLite runs within the step.
     func runInTransaction(_ db: Database) throws {
-        let connection = db.sqliteConnection
+        // The statement's own connection: reading `db.sqliteConnection` took an exclusivity check per row.
+        let connection = sqlite3_db_handle(sqliteStatement)
         guard sqlite3_get_autocommit(connection) == 0 else { return try execute() }
         while true {
             let code = sqlite3_step(sqliteStatement)
