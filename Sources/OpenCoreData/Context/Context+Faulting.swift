@@ -159,7 +159,8 @@ extension NSManagedObjectContext {
         let layout = object.values.layout
         if !layout.transientSlots.isEmpty {
             for attribute in object.entity.transientAttributes {
-                object.values[layout.slot(of: attribute)] = ValueCoercion.slotValue(attribute.defaultValue, for: attribute)
+                let value = ValueCoercion.slotValue(attribute.defaultValue, for: attribute)
+                object.values[layout.slot(of: attribute)] = value
             }
             // Transient defaults are where the record leaves off, not changes to it.
             object.values.forgetChanges()

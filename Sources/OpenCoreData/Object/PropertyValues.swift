@@ -41,9 +41,9 @@ struct PropertyValues {
 
     /// The values of a record, shared with it.
     init(layout: PropertySlotLayout, slots: ContiguousArray<SlotValue>) {
-        precondition(slots.isEmpty || slots.count == layout.count, "A record's slots must match its entity's layout")
         self.layout = layout
-        self.slots = slots
+        self.slots = []
+        replaceAll(with: slots)
     }
 
     /// The value in `slot`; setting it records the slot as changed.
@@ -118,9 +118,9 @@ struct PropertyValues {
     /// The names of the properties that hold a value, in slot order.
     var keys: [String] { slots.indices.compactMap { slots[$0].isNone ? nil : layout.properties[$0].name } }
 
-    /// Makes `slots` (a record's, shared) the values, with no slot changed
-    /// and no destination resolved: what a new `PropertyValues(layout:slots:)`
-    /// holds, without making one and copying it over these.
+    /// Makes `slots` (a record's, shared, or none) the values, with no slot
+    /// changed and no destination resolved, in place: loading an object this
+    /// way instead of assigning a new `PropertyValues` saves its retains.
     mutating func replaceAll(with slots: ContiguousArray<SlotValue>) {
         precondition(slots.isEmpty || slots.count == layout.count, "A record's slots must match its entity's layout")
         self.slots = slots

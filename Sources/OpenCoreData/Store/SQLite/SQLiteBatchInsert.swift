@@ -112,7 +112,7 @@ struct SQLiteBatchInsert {
             // Every parameter is rebound: a reset is all the statement needs.
             sqlite3_reset(statement.sqliteStatement)
             for (index, value) in buffer.enumerated() { try bind(value, at: CInt(index + 1), statement) }
-            try statement.runInTransaction(db)
+            try statement.runInTransaction()
             count += buffer.count / width
             buffer.removeAll(keepingCapacity: true)
         }
@@ -157,7 +157,7 @@ struct SQLiteBatchInsert {
                 if returnsKeys {
                     if let pk = try Int64.fetchOne(statement) { keys.append(pk); count += 1 }
                 } else {
-                    try statement.runInTransaction(db)
+                    try statement.runInTransaction()
                     let changed = db.changesCount > 0
                     if changed { count += 1 }
                     if changed, insert.wantsIDs { keys.append(last) }

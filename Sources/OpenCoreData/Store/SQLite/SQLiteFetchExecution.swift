@@ -91,7 +91,8 @@ struct SQLiteFetchExecution {
         }
         // The records' IDs serve as the result's, instead of a second ID per row.
         if prefetches {
-            return StoreFetchResult(ids: StoreObjectIDs(count: snapshots.count) { snapshots[$0].objectID }, records: snapshots)
+            let ids = StoreObjectIDs(count: snapshots.count) { snapshots[$0].objectID }
+            return StoreFetchResult(ids: ids, records: snapshots)
         }
         let ids = keys.objectIDs()
         guard plan.inMemory else { return StoreFetchResult(ids: ids) }

@@ -105,7 +105,7 @@ struct SQLiteRecordReader {
               var plan = queries.plan(table: table, columnNames: columnNames, entity: first.entity, mapping: mapping)
         else { return }
         let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
-        try statement.forEachRow(db) {
+        try statement.forEachRow {
             guard let pk = columns.integer(plan.primaryKeyPosition), let id = wanted[pk] else { return }
             // A table holds an entity and its sub-entities: rows of another entity take its reads.
             if plan.reads.description !== id.entity {

@@ -60,10 +60,10 @@ extension SQLiteRecordWriter {
             switch storage {
             case .joinTable(let join):
                 try list.statement("DELETE FROM \(join.table) WHERE \(join.source) IN (\(list.placeholders))", in: db)
-                    .runInTransaction(db)
+                    .runInTransaction()
             case .hiddenForeignKey(let table, let column):
                 try list.statement("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(list.placeholders))",
-                                   in: db).runInTransaction(db)
+                                   in: db).runInTransaction()
             case .foreignKey, .inverseForeignKey:
                 break // the rows pointing here follow their own delete rules (No Action keeps them dangling)
             }
@@ -79,7 +79,7 @@ extension SQLiteRecordWriter {
             let list = SQLiteKeyList(keys: keys[...])
             let condition = version > 0 ? " AND Z_OPT = ?" : ""
             try list.statement("DELETE FROM \(table) WHERE Z_PK IN (\(list.placeholders))\(condition)", in: db,
-                               trailing: version > 0 ? [version] : []).runInTransaction(db)
+                               trailing: version > 0 ? [version] : []).runInTransaction()
             if version > 0, sqlite3_changes(db.sqliteConnection) != keys.count { deletedAll = false }
         }
         return deletedAll

@@ -244,7 +244,7 @@ struct SQLiteRecordWriter {
             // NULL (a version the context does not know) matches any row.
             try bind(snapshot.version > 0 ? snapshot.version : nil)
         }
-        try statement.runInTransaction(db)
+        try statement.runInTransaction()
         // GRDB's `changesCount` checks the calling queue first (~500 instructions a row).
         return row.inserting || sqlite3_changes(db.sqliteConnection) == 1
     }

@@ -14,23 +14,10 @@ extension Statement {
     /// tracks to tell observers of commits), and no observer of the store's
     /// connection watches row changes: persistent history is recorded by
     /// triggers (`SQLiteHistoryTables`), which SQLite runs within the step.
-    func runInTransaction(_ db: Database) throws {
-        // The statement's own connection: reading `db.sqliteConnection` took an exclusivity check per row.
-        let connection = sqlite3_db_handle(sqliteStatement)
-        guard sqlite3_get_autocommit(connection) == 0 else { return try execute() }
-        while true {
-            let code = sqlite3_step(sqliteStatement)
-            switch code {
-            case SQLITE_ROW: continue
-            case SQLITE_DONE:
-                sqlite3_reset(sqliteStatement)
-                return
-            default:
-                let message = String(cString: sqlite3_errmsg(connection))
-                sqlite3_reset(sqliteStatement)
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
-            }
-        }
+    func runInTransaction() throws {
+        // The statement's own connection: `Database.sqliteConnection` costs an exclusivity check per row.
+        guard sqlite3_get_autocommit(sqlite3_db_handle(sqliteStatement)) == 0 else { return try execute() }
+        try forEachRow {}
     }
 
     /// Steps this statement, its parameters bound already, through its rows
@@ -42,7 +29,7 @@ extension Statement {
     /// 10,000 instructions to make: the connection's read tracking and
     /// authorizer bookkeeping, which the store's reads don't use. That was
     /// a tenth of reading one record by key, the read a fired fault makes.
-    func forEachRow(_ db: Database, _ body: () throws -> Void) throws {
+    func forEachRow(_ body: () throws -> Void) throws {
         defer { sqlite3_reset(sqliteStatement) }
         while true {
             let code = sqlite3_step(sqliteStatement)
@@ -51,7 +38,8 @@ extension Statement {
             case SQLITE_DONE: return
             default:
                 throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+                                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement))),
+                                    sql: sql)
             }
         }
     }
