@@ -71,11 +71,14 @@ extension NSManagedObjectContext {
     func saveIntoParent(_ parent: NSManagedObjectContext) {
         let changes = ChildChanges(self)
         askParent(parent) { parent.applyChildChanges(changes, from: self) }
-        // What the parent now holds is this context's committed record.
+        // What the parent now holds is this context's committed record. The
+        // parent's objects may share the records' buffers and make rows of
+        // them on their own queue: the cache's lock orders the two.
+        let cache = persistentStoreCoordinator?.rowCache
         for (objects, records) in [(inserted.objects, changes.inserted), (updated.objects, changes.updated)] {
             for (object, var record) in zip(objects, records) {
                 record.changedSlots = nil
-                object.committedRow = StoreRowCache.Row(record)
+                object.committedRow = cache?.row(from: record) ?? StoreRowCache.Row.make(from: record)
             }
         }
         endSave()

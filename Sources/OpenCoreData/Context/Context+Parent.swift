@@ -169,7 +169,7 @@ extension NSManagedObjectContext {
     /// unchanged, otherwise its values with relationships as IDs.
     static func currentRow(of object: NSManagedObject) -> StoreRowCache.Row {
         if !object.isInsertedFlag, !object.isUpdatedFlag, let row = object.committedRow { return row }
-        return StoreRowCache.Row(currentSnapshot(of: object, version: object.committedRow?.version ?? 0))
+        return StoreRowCache.Row.make(from: currentSnapshot(of: object, version: object.committedRow?.version ?? 0))
     }
 
     /// `object`'s values as a record of `version`, relationships as the IDs

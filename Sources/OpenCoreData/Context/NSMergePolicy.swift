@@ -93,7 +93,7 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
         // A conflict made by hand (public initializer) carries no record to merge.
         guard let persisted = conflict.persistedRecord else { return }
         let committed = object.committed
-        let row = StoreRowCache.Row(Self.keepingUnreadToMany(persisted, of: committed))
+        let row = StoreRowCache.Row.make(from: Self.keepingUnreadToMany(persisted, of: committed))
         if object.isDeletedFlag {
             object.committedRow = row
             return

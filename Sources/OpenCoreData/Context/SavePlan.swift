@@ -136,7 +136,7 @@ struct SavePlan {
         }
         let values = object.values
         // The attribute slots are the object's, shared until a relationship or cleared slot is written.
-        let slots = values.slots.isEmpty ? .empty(count: values.layout.count) : values.slots
+        let slots = values.slots.isEmpty ? .empty(layout: values.layout) : values.slots
         var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID, version: 0, layout: values.layout,
                                      values: slots)
         for slot in layout.cleared where !snapshot[slot].isNone { snapshot[slot] = .none }

@@ -31,6 +31,8 @@ final class PropertySlotLayout: @unchecked Sendable {
     let toOneOrdinals: [Int]
     /// How many to-one relationships the entity has.
     let toOneCount: Int
+    /// How many slots an object of the entity has: one per property.
+    let count: Int
     private let keyTable: PropertyKeyTable
 
     /// What a slot holds, as key-value access presents it.
@@ -40,6 +42,7 @@ final class PropertySlotLayout: @unchecked Sendable {
 
     init(_ properties: [NSPropertyDescription]) {
         self.properties = properties
+        count = properties.count
         slotsByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { _, own in own })
         columnSlots = SlotSet(properties.indices.filter { slot in
             let property = properties[slot]
@@ -77,8 +80,6 @@ final class PropertySlotLayout: @unchecked Sendable {
     /// what tests check the table with.
     func tableSlot(forKey key: String) -> Int? { keyTable.slot(forKey: key) }
 
-    /// How many slots an object of the entity has.
-    var count: Int { properties.count }
 
     /// The slot of `property`, which must be one of the entity's.
     func slot(of property: NSPropertyDescription) -> Int {

@@ -56,7 +56,7 @@ extension NSManagedObject {
     /// of the same layout; a record's or an earlier copy of `values`), or,
     /// without a baseline, every property that has a value; only `slots`
     /// are looked at when given.
-    private func changes(since baseline: ContiguousArray<SlotValue>?, among slots: [Int]? = nil) -> [String: Any] {
+    private func changes(since baseline: SlotValues?, among slots: [Int]? = nil) -> [String: Any] {
         var result: [String: Any] = [:]
         for slot in slots ?? Array(values.layout.properties.indices) where !values.layout.fetchedSlots.contains(slot) {
             let property = values.layout.properties[slot], current = values[slot]

@@ -71,7 +71,7 @@ extension NSManagedObject {
             var snapshot = row.snapshot
             snapshot[slot] = value
             // The object's own copy: the cached row stays as the store read it.
-            committedRow = StoreRowCache.Row(snapshot, time: row.time)
+            committedRow = StoreRowCache.Row.make(from: consume snapshot)
         }
     }
 }

@@ -13,7 +13,7 @@
 /// the reverse never happens, so a save can write only the changed columns.
 struct PropertyValues {
     let layout: PropertySlotLayout
-    private(set) var slots: ContiguousArray<SlotValue>
+    private(set) var slots: SlotValues
     /// `changed`'s slots below 64, bit n for slot n; the rest are in `overflow`.
     private var changedLow: UInt64 = 0
     /// The objects that to-one slots holding an ID resolved to, and the
@@ -36,13 +36,13 @@ struct PropertyValues {
     /// No values: every slot reads none.
     init(layout: PropertySlotLayout) {
         self.layout = layout
-        slots = []
+        slots = SlotValues()
     }
 
     /// The values of a record, shared with it.
-    init(layout: PropertySlotLayout, slots: ContiguousArray<SlotValue>) {
+    init(layout: PropertySlotLayout, slots: SlotValues) {
         self.layout = layout
-        self.slots = []
+        self.slots = SlotValues()
         replaceAll(with: slots)
     }
 
@@ -68,7 +68,7 @@ struct PropertyValues {
     mutating func resolve(_ slot: Int, to value: consuming SlotValue) {
         if slots.isEmpty {
             guard !value.isNone else { return }
-            slots = .empty(count: layout.count)
+            slots = .empty(layout: layout)
         }
         slots[slot] = value
     }
@@ -121,7 +121,7 @@ struct PropertyValues {
     /// Makes `slots` (a record's, shared, or none) the values, with no slot
     /// changed and no destination resolved, in place: loading an object this
     /// way instead of assigning a new `PropertyValues` saves its retains.
-    mutating func replaceAll(with slots: ContiguousArray<SlotValue>) {
+    mutating func replaceAll(with slots: SlotValues) {
         precondition(slots.isEmpty || slots.count == layout.count, "A record's slots must match its entity's layout")
         self.slots = slots
         changedLow = 0
@@ -130,7 +130,7 @@ struct PropertyValues {
 
     /// Empties every slot, and forgets the destinations resolved.
     mutating func removeAll() {
-        slots = []
+        slots = SlotValues()
         overflow.removeDestinations()
     }
 

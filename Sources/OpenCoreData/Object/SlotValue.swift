@@ -183,24 +183,3 @@ enum SlotValue {
         }
     }
 }
-
-extension ContiguousArray {
-    /// `count` copies of `value`, such as a record's or an object's slots
-    /// before any is set. `init(repeating:count:)` costs ~850 instructions
-    /// for 10 slots (~720 for one resolved destination) against ~500 here, and
-    /// `init(unsafeUninitializedCapacity:)` allocates through an unspecialized
-    /// standard-library function that looks up the storage class's generic
-    /// metadata at run time (~370 instructions a call); `reserveCapacity`
-    /// allocates through specialized code.
-    static func filled(with value: Element, count: Int) -> ContiguousArray {
-        var array = ContiguousArray()
-        array.reserveCapacity(count)
-        for _ in 0..<count { array.append(value) }
-        return array
-    }
-}
-
-extension ContiguousArray where Element == SlotValue {
-    /// `count` empty slots.
-    static func empty(count: Int) -> ContiguousArray { filled(with: .none, count: count) }
-}

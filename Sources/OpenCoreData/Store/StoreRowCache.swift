@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 
 /// The coordinator's row cache: the last record read or saved for each
 /// object, shared by every context of the coordinator, so that firing a
@@ -17,42 +16,9 @@ import Synchronization
 /// by `Z_OPT` version): a record read before a save can't come back after it.
 /// Safe to use from any thread; each call takes the cache's own lock once.
 final class StoreRowCache: @unchecked Sendable {
-    /// One record as read from or written to a store.
-    ///
-    /// Holds the snapshot's fields rather than the snapshot: a cached record
-    /// never has `changedSlots` (they describe a save's request), and
-    /// leaving them out keeps a row at 56 bytes, which the allocator serves
-    /// from 64-byte blocks where 72 took 80; a full fetch caches a row per object.
-    final class Row: @unchecked Sendable {
-        let objectID: NSManagedObjectID
-        let version: Int64
-        let layout: PropertySlotLayout
-        let values: ContiguousArray<SlotValue>
-        /// `time`'s bits. Atomic: the cache sets it under its lock when another
-        /// context reads the record again, while an object holding the row may
-        /// read it without that lock (`fillUnreadToMany`); ThreadSanitizer
-        /// reported that as a race in ConcurrentContextsStressTests.
-        private let timeBits: Atomic<UInt64>
-
-        /// When the record was last read or written, in seconds of system uptime.
-        fileprivate(set) var time: TimeInterval {
-            get { TimeInterval(bitPattern: timeBits.load(ordering: .relaxed)) }
-            set { timeBits.store(newValue.bitPattern, ordering: .relaxed) }
-        }
-
-        init(_ snapshot: StoreSnapshot, time: TimeInterval = ProcessInfo.processInfo.systemUptime) {
-            objectID = snapshot.objectID
-            version = snapshot.version
-            layout = snapshot.layout
-            values = snapshot.values
-            timeBits = Atomic(time.bitPattern)
-        }
-
-        /// The record, without `changedSlots`.
-        var snapshot: StoreSnapshot {
-            StoreSnapshot(objectID: objectID, version: version, layout: layout, values: values)
-        }
-    }
+    /// One record as read from or written to a store: a buffer of its slots
+    /// stamped with the record and its version (see `SlotBuffer`).
+    typealias Row = SlotBuffer
 
     private let lock = NSLock()
     /// The rows by their records' IDs; only touched under `lock`.
@@ -67,7 +33,7 @@ final class StoreRowCache: @unchecked Sendable {
         guard maxAge != 0 else { return nil }
         let now = maxAge > 0 ? ProcessInfo.processInfo.systemUptime : 0
         let row: Row? = lock.withLock {
-            guard let row = rows[ObjectKey(id)], maxAge < 0 || now - row.time <= maxAge else { return nil }
+            guard let row = rows[ObjectKey(id)], maxAge < 0 || now - row.readTime <= maxAge else { return nil }
             return row
         }
         if let hitLog, row != nil { hitLog.info("CoreData: annotation: row cache hit for : \(id.uriRepresentation())") }
@@ -96,12 +62,21 @@ final class StoreRowCache: @unchecked Sendable {
     /// record, so it replaces whatever row was cached.
     func rememberSaved(_ snapshots: [StoreSnapshot]) -> [Row] {
         let now = ProcessInfo.processInfo.systemUptime
-        let made = snapshots.map { Row($0, time: now) }
-        lock.withLock {
-            rows.reserveCapacity(forAdding: made.count)
-            for row in made { rows[ObjectKey(row.objectID)] = row }
+        return lock.withLock {
+            rows.reserveCapacity(forAdding: snapshots.count)
+            return snapshots.map { snapshot in
+                let row = Row.makeUnderCacheLock(from: snapshot)
+                row.readTime = now
+                rows[ObjectKey(row.objectID)] = row
+                return row
+            }
         }
-        return made
+    }
+
+    /// `snapshot` as a row, not cached: its own buffer when that can be
+    /// made the row (see `SlotBuffer.make(from:)`).
+    func row(from snapshot: StoreSnapshot) -> Row {
+        lock.withLock { Row.makeUnderCacheLock(from: snapshot) }
     }
 
     /// Drops the rows of records that were deleted or changed behind the
@@ -126,14 +101,58 @@ final class StoreRowCache: @unchecked Sendable {
     private func read(_ snapshot: StoreSnapshot, at now: TimeInterval) -> Row {
         rows.updateValue(forKey: ObjectKey(snapshot.objectID)) { cached in
             if let row = cached, row.version >= snapshot.version {
-                if row.version == snapshot.version { row.time = now }
+                if row.version == snapshot.version { row.readTime = now }
                 return row
             }
-            let row = Row(snapshot, time: now)
+            let row = Row.makeUnderCacheLock(from: snapshot)
+            row.readTime = now
             cached = row
             return row
         }
     }
+}
+
+/// A buffer as a row: the record it is stamped with (see `SlotBuffer`).
+extension SlotBuffer {
+    /// The buffer of `snapshot`'s slots as the row of its record and
+    /// version: the buffer itself when it is already that row, or when the
+    /// snapshot holds it alone (stamped now), else a copy. Safe anywhere:
+    /// a buffer held elsewhere is stamped only under the cache's lock.
+    static func make(from snapshot: consuming StoreSnapshot) -> SlotBuffer {
+        if snapshot.values.isEmpty { snapshot.values = .empty(layout: snapshot.layout) }
+        if let row = snapshot.values.buffer, row.isRow(of: snapshot) { return row }
+        let unique = snapshot.values.isUniquelyReferenced()
+        return stamped(snapshot, inPlace: unique)
+    }
+
+    /// `make(from:)` for a caller holding the cache's lock, which may stamp
+    /// a buffer that is no row yet even while others share it: every such
+    /// stamp is made under that lock (a parent's object shares a child's
+    /// buffer, and both contexts' saves make rows).
+    fileprivate static func makeUnderCacheLock(from snapshot: StoreSnapshot) -> SlotBuffer {
+        if let row = snapshot.values.buffer {
+            if row.isRow(of: snapshot) { return row }
+            return stamped(snapshot, inPlace: row.record == nil)
+        }
+        return make(from: snapshot)
+    }
+
+    private static func stamped(_ snapshot: StoreSnapshot, inPlace: Bool) -> SlotBuffer {
+        let buffer = snapshot.values.buffer.unsafelyUnwrapped
+        let row = inPlace ? buffer : buffer.copy()
+        row.record = snapshot.objectID
+        row.version = snapshot.version
+        return row
+    }
+
+    private func isRow(of snapshot: borrowing StoreSnapshot) -> Bool {
+        record === snapshot.objectID && version == snapshot.version
+    }
+
+    /// The record whose row this is.
+    var objectID: NSManagedObjectID { record.unsafelyUnwrapped }
+    var values: SlotValues { SlotValues(self) }
+    var snapshot: StoreSnapshot { StoreSnapshot(objectID: objectID, version: version, layout: layout, values: values) }
 }
 
 extension StoreRowCache.Row: SharedTableElement {

@@ -14,7 +14,7 @@ public struct StoreSnapshot: @unchecked Sendable {
     /// Where each property's value is in `values`.
     let layout: PropertySlotLayout
     /// The values by slot: one per property of the entity.
-    var values: ContiguousArray<SlotValue>
+    var values: SlotValues
     /// For a record a save updates: the slots whose values may differ from
     /// the stored ones (the others are as stored); nil when any may.
     var changedSlots: SlotSet?
@@ -24,11 +24,11 @@ public struct StoreSnapshot: @unchecked Sendable {
         self.objectID = objectID
         self.version = version
         self.layout = layout
-        values = .empty(count: layout.count)
+        values = .empty(layout: layout)
     }
 
     /// A record of `objectID` with `values`, one per slot of `layout`.
-    init(objectID: NSManagedObjectID, version: Int64, layout: PropertySlotLayout, values: ContiguousArray<SlotValue>) {
+    init(objectID: NSManagedObjectID, version: Int64, layout: PropertySlotLayout, values: SlotValues) {
         self.objectID = objectID
         self.version = version
         self.layout = layout

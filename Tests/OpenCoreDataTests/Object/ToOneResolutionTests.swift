@@ -18,10 +18,8 @@ import Testing
 
     /// Whether the object's slots are still its record's (the same storage).
     private static func sharesRecordSlots(_ object: NSManagedObject) throws -> Bool {
-        let record = try #require(object.committed).values
-        return object.values.slots.withUnsafeBufferPointer { own in
-            record.withUnsafeBufferPointer { own.baseAddress == $0.baseAddress }
-        }
+        let record = try #require(object.committedRow)
+        return object.values.slots.buffer === record
     }
 
     @Test func readingAToOneKeepsTheRecordsSlotsShared() throws {

@@ -129,24 +129,23 @@ struct SQLiteRecordReader {
         -> StoreSnapshot? {
         guard let entityPosition = reads.entityPosition,
               row.integer(entityPosition) == Int64(reads.entity.number) else { return nil }
-        // Each slot is made once and appended: filling empty slots cost a
-        // `.none` written and destroyed per slot before each value (and see
-        // `ContiguousArray.empty(count:)` for why not `unsafeUninitializedCapacity`).
-        let sources = reads.sources
-        var values = ContiguousArray<SlotValue>()
-        values.reserveCapacity(sources.count)
-        for source in sources {
-            switch source {
-            case .none: values.append(.none)
-            case .attribute(let position, let kind, let index):
-                values.append(row.slotValue(position, kind: kind, for: reads.attributes[index].attribute,
-                                            external: external))
-            case .toMany: values.append(.unread)
-            case .toOne(let index): values.append(destination(reads.toOnes[index], from: row))
+        let sources = reads.sources, layout = reads.slotLayout
+        precondition(sources.count == layout.count, "A table's reads must fill the entity's slots")
+        let version = reads.versionPosition.flatMap { row.integer($0) } ?? 0
+        // Stamped as the record's row now, before anything else can reach it (see `SlotBuffer`).
+        let buffer = SlotBuffer.make(layout: layout, record: id, version: version) { slots in
+            for (slot, source) in sources.enumerated() {
+                switch source {
+                case .none: (slots + slot).initialize(to: .none)
+                case .attribute(let position, let kind, let index):
+                    let attribute = reads.attributes[index].attribute
+                    (slots + slot).initialize(to: row.slotValue(position, kind: kind, for: attribute, external: external))
+                case .toMany: (slots + slot).initialize(to: .unread)
+                case .toOne(let index): (slots + slot).initialize(to: destination(reads.toOnes[index], from: row))
+                }
             }
         }
-        return StoreSnapshot(objectID: id, version: reads.versionPosition.flatMap { row.integer($0) } ?? 0,
-                             layout: reads.slotLayout, values: values)
+        return StoreSnapshot(objectID: id, version: version, layout: layout, values: SlotValues(buffer))
     }
 
     /// The slot value of the to-one relationship `toOne` in the current row:
