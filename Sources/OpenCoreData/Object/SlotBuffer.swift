@@ -68,10 +68,14 @@ final class SlotBuffer: ManagedBuffer<SlotBuffer.Header, SlotValue> {
     /// The first slot, valid while the buffer is alive.
     var slots: UnsafeMutablePointer<SlotValue> { withUnsafeMutablePointerToElements { $0 } }
 
-    /// A new, unstamped buffer with copies of these slots.
+    /// A new, unstamped buffer with copies of these slots: each copied by
+    /// specialized code (`initialize(from:count:)` copies through the
+    /// runtime's generic array copy, ~60 instructions a slot against ~20).
     func copy() -> SlotBuffer {
-        let source = slots
-        return SlotBuffer.make(layout: layout) { $0.initialize(from: source, count: count) }
+        let source = slots, count = count
+        return SlotBuffer.make(layout: layout) { slots in
+            for slot in 0..<count { (slots + slot).initialize(to: source[slot]) }
+        }
     }
 }
 
