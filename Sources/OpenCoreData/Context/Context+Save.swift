@@ -208,8 +208,8 @@ extension NSManagedObjectContext {
 
     /// Moves the objects of `objects` that have an ID in `ids` to it, as
     /// `reassign` does one by one.
-    private func registerPermanentIDs(of objects: [NSManagedObject], _ ids: [ObjectIdentifier: NSManagedObjectID]) {
-        let moves = objects.compactMap { object in ids[ObjectIdentifier(object)].map { (object, $0) } }
+    private func registerPermanentIDs(of objects: [NSManagedObject], _ ids: [ObjectAddress: NSManagedObjectID]) {
+        let moves = objects.compactMap { object in ids[ObjectAddress(object)].map { (object, $0) } }
         if hasChildren { handPermanentIDsToChildren(moves.map { ($0.0.objectID, $0.1) }) }
         guard moves.count * 2 >= registered.storageCount else {
             for (object, id) in moves { reassign(object, to: id) }
@@ -219,7 +219,7 @@ extension NSManagedObjectContext {
         // others in a new table costs less than removing each temporary ID,
         // since each removal rehashes the entries after it. A moving object
         // has a temporary ID, so only temporary keys are looked at.
-        registered.removeAll { object in object.hasTemporaryID && ids[ObjectIdentifier(object)] != nil }
+        registered.removeAll { object in object.hasTemporaryID && ids[ObjectAddress(object)] != nil }
         registered.reserveCapacity(forAdding: moves.count)
         for (object, id) in moves {
             object.objectID = id
@@ -244,7 +244,7 @@ extension NSManagedObjectContext {
         let ids = try SavePlan.permanentIDs(for: objects.filter(\.hasTemporaryID), coordinator: coordinator)
         var moves: [(temporary: NSManagedObjectID, permanent: NSManagedObjectID)] = []
         for object in objects {
-            guard let id = ids[ObjectIdentifier(object)] else { continue }
+            guard let id = ids[ObjectAddress(object)] else { continue }
             moves.append((object.objectID, id))
             reassign(object, to: id)
         }

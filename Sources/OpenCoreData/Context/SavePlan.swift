@@ -1,7 +1,7 @@
 /// The store-side form of one save: permanent IDs for the inserted objects
 /// and a change set per store, built before anything in the context changes.
 struct SavePlan {
-    var permanentIDs: [ObjectIdentifier: NSManagedObjectID] = [:]
+    var permanentIDs: [ObjectAddress: NSManagedObjectID] = [:]
     var changesByStore: [(NSPersistentStore, StoreChangeSet)] = []
     /// The snapshot each saved object will have as its committed state.
     var snapshots: [(NSManagedObject, StoreSnapshot)] = []
@@ -75,18 +75,18 @@ struct SavePlan {
 
     /// New permanent IDs for `objects`, from the store each one's entity goes to.
     static func permanentIDs(for objects: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) throws
-        -> [ObjectIdentifier: NSManagedObjectID] {
+        -> [ObjectAddress: NSManagedObjectID] {
         var groups: [[NSManagedObject]] = []
         // By entity identity: hashing the entity's name cost a string hash per object.
-        var groupIndex: [ObjectIdentifier: Int] = [:]
+        var groupIndex: [ObjectAddress: Int] = [:]
         for object in objects {
-            let key = ObjectIdentifier(object.entity)
+            let key = ObjectAddress(object.entity)
             if let index = groupIndex[key] { groups[index].append(object) } else {
                 groupIndex[key] = groups.count
                 groups.append([object])
             }
         }
-        var ids: [ObjectIdentifier: NSManagedObjectID] = [:]
+        var ids: [ObjectAddress: NSManagedObjectID] = [:]
         ids.reserveCapacity(objects.count)
         try coordinator.performStoreAccess {
             for group in groups {
@@ -99,7 +99,7 @@ struct SavePlan {
                 let keys = try store.newPrimaryKeys(for: entity, count: group.count)
                 let family = store.idFamily(for: entity)
                 for (object, key) in zip(group, keys) {
-                    ids[ObjectIdentifier(object)] = NSManagedObjectID(family: family, key: .permanent(key))
+                    ids[ObjectAddress(object)] = NSManagedObjectID(family: family, key: .permanent(key))
                 }
             }
         }
@@ -130,7 +130,7 @@ struct SavePlan {
     /// Objects that left the context (inserted, then deleted) are dropped.
     private func snapshot(of object: NSManagedObject, _ layout: SnapshotLayout, in context: NSManagedObjectContext) -> StoreSnapshot {
         func id(_ destination: NSManagedObject) -> NSManagedObjectID? {
-            if let id = permanentIDs[ObjectIdentifier(destination)] { return id }
+            if let id = permanentIDs[ObjectAddress(destination)] { return id }
             guard destination.managedObjectContext === context || !destination.hasTemporaryID else { return nil }
             return destination.hasTemporaryID ? nil : destination.objectID
         }

@@ -85,4 +85,22 @@ import Testing
         #expect(table.count == model.count)
         for (key, value) in table { #expect(model["\(key.id.entity.name!)\(key.id.primaryKey!)"] == value) }
     }
+
+    /// Objects as keys by address: random inserts and removals among 2,000
+    /// objects agree with a dictionary keyed by `ObjectIdentifier`.
+    @Test func objectAddressesFindEveryObject() {
+        final class Thing {}
+        let things = (0..<2_000).map { _ in Thing() }
+        var random = SeededGenerator(seed: 5)
+        var table: [ObjectAddress: Int] = [:], model: [ObjectIdentifier: Int] = [:]
+        for i in 0..<20_000 {
+            let thing = things.randomElement(using: &random)!
+            let value: Int? = Int.random(in: 0..<3, using: &random) == 0 ? nil : i
+            table[ObjectAddress(thing)] = value
+            model[ObjectIdentifier(thing)] = value
+        }
+        #expect(table.count == model.count)
+        for thing in things { #expect(table[ObjectAddress(thing)] == model[ObjectIdentifier(thing)]) }
+        #expect(ObjectAddress(things[0]) == ObjectAddress(things[0]) && ObjectAddress(things[0]) != ObjectAddress(things[1]))
+    }
 }
