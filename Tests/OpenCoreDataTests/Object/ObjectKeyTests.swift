@@ -101,6 +101,7 @@ import Testing
         }
         #expect(table.count == model.count)
         for thing in things { #expect(table[ObjectAddress(thing)] == model[ObjectIdentifier(thing)]) }
-        #expect(ObjectAddress(things[0]) == ObjectAddress(things[0]) && ObjectAddress(things[0]) != ObjectAddress(things[1]))
+        #expect(ObjectAddress(things[0]) == ObjectAddress(things[0]))
+        #expect(ObjectAddress(things[0]) != ObjectAddress(things[1]))
     }
 }
