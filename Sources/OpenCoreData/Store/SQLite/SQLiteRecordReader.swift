@@ -138,8 +138,9 @@ struct SQLiteRecordReader {
                 switch source {
                 case .none: (slots + slot).initialize(to: .none)
                 case .attribute(let position, let kind, let index):
-                    let attribute = reads.attributes[index].attribute
-                    (slots + slot).initialize(to: row.slotValue(position, kind: kind, for: attribute, external: external))
+                    // The attribute read in the call: bound to a name first, it is retained and released per slot.
+                    (slots + slot).initialize(to: row.slotValue(
+                        position, kind: kind, for: reads.attributes[index].attribute, external: external))
                 case .toMany: (slots + slot).initialize(to: .unread)
                 case .toOne(let index): (slots + slot).initialize(to: destination(reads.toOnes[index], from: row))
                 }
