@@ -32,11 +32,20 @@ struct SavePlan {
             // Edited in place: copying the entry out and back copied every snapshot per object (quadratic).
             edit(&stores[position].1)
         }
-        var layouts: [ObjectIdentifier: SnapshotLayout] = [:]
+        // By entity, the last one first: a save's objects come mostly in runs of one entity.
+        var layouts: [ObjectAddress: SnapshotLayout] = [:], lastLayout: (entity: ObjectAddress, layout: SnapshotLayout)?
         func snapshot(of object: NSManagedObject) -> StoreSnapshot {
-            let key = ObjectIdentifier(object.entity)
-            let layout = layouts[key] ?? SnapshotLayout(object.values.layout)
-            layouts[key] = layout
+            let key = ObjectAddress(object.entity)
+            let layout: SnapshotLayout
+            if let lastLayout, lastLayout.entity == key {
+                layout = lastLayout.layout
+            } else if let known = layouts[key] {
+                layout = known
+            } else {
+                layout = SnapshotLayout(object.values.layout)
+                layouts[key] = layout
+            }
+            lastLayout = (key, layout)
             return self.snapshot(of: object, layout, in: context)
         }
         for object in context.inserted.objects {

@@ -6,7 +6,7 @@
 /// reference counting), which keeps the common paths cheap and the order stable.
 struct ManagedObjectSet {
     private(set) var objects: [NSManagedObject] = []
-    private var members: Set<ObjectIdentifier> = []
+    private var members: Set<ObjectAddress> = []
 
     init(_ objects: [NSManagedObject] = []) {
         for object in objects { append(object) }
@@ -15,12 +15,12 @@ struct ManagedObjectSet {
     var count: Int { objects.count }
     var isEmpty: Bool { objects.isEmpty }
 
-    func contains(_ object: NSManagedObject) -> Bool { members.contains(ObjectIdentifier(object)) }
+    func contains(_ object: NSManagedObject) -> Bool { members.contains(ObjectAddress(object)) }
 
     /// Adds `object` at the end; false when it was already there.
     @discardableResult
     mutating func append(_ object: NSManagedObject) -> Bool {
-        guard members.insert(ObjectIdentifier(object)).inserted else { return false }
+        guard members.insert(ObjectAddress(object)).inserted else { return false }
         objects.append(object)
         return true
     }
@@ -28,7 +28,7 @@ struct ManagedObjectSet {
     /// Removes `object`; false when it was not there.
     @discardableResult
     mutating func remove(_ object: NSManagedObject) -> Bool {
-        guard members.remove(ObjectIdentifier(object)) != nil else { return false }
+        guard members.remove(ObjectAddress(object)) != nil else { return false }
         // A member is in `objects` once: remove(at:) moves the tail without
         // retaining it, where removeAll(where:) retained and released every element.
         if let index = objects.firstIndex(where: { $0 === object }) { objects.remove(at: index) }
@@ -38,7 +38,7 @@ struct ManagedObjectSet {
     /// Inserts `object` at `index`; false when it was already there.
     @discardableResult
     mutating func insert(_ object: NSManagedObject, at index: Int) -> Bool {
-        guard members.insert(ObjectIdentifier(object)).inserted else { return false }
+        guard members.insert(ObjectAddress(object)).inserted else { return false }
         objects.insert(object, at: min(index, objects.count))
         return true
     }
