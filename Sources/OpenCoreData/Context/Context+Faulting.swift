@@ -69,7 +69,7 @@ extension NSManagedObjectContext {
         for batch in stride(from: 0, to: ids.count, by: 1000).map({ ids[$0..<min($0 + 1000, ids.count)] }) {
             let read = try? readStores(coordinator) { cache in
                 let snapshots = try Dictionary(grouping: batch.filter { $0.persistentStore != nil },
-                                               by: { ObjectIdentifier($0.persistentStore!) }).values
+                                               by: { ObjectAddress($0.persistentStore!) }).values
                     .reduce(into: [StoreSnapshot]()) { all, ids in
                         all += try ids[0].persistentStore!.snapshots(for: ids).values
                     }
@@ -127,7 +127,7 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { return ([:], []) }
         var result: [ObjectKey: [NSManagedObjectID]] = [:], rows: [StoreRowCache.Row] = []
         let byStore = Dictionary(grouping: ids.filter { $0.persistentStore != nil }) {
-            ObjectIdentifier($0.persistentStore!)
+            ObjectAddress($0.persistentStore!)
         }
         for ids in byStore.values {
             let store = ids[0].persistentStore!

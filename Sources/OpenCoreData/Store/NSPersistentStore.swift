@@ -48,7 +48,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// store makes reads it (a metadata lookup and cast cost ~2,500 instructions).
     private var cachedIdentifier: String?
     /// `idFamily(for:)`'s families by entity; each holds its entity, so no key outlives its entity.
-    private let idFamilies = Locked<[ObjectIdentifier: ObjectIDFamily]>([:])
+    private let idFamilies = Locked<[ObjectAddress: ObjectIDFamily]>([:])
 
     /// A store described by its coordinator, configuration, location and options.
     public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
@@ -186,9 +186,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     func idFamily(for entity: NSEntityDescription) -> ObjectIDFamily {
         let identifier = cachedIdentifier
         return idFamilies.withLock { families in
-            if let family = families[ObjectIdentifier(entity)], family.storeIdentifier == identifier { return family }
+            if let family = families[ObjectAddress(entity)], family.storeIdentifier == identifier { return family }
             let family = ObjectIDFamily(entity: entity, store: self)
-            families[ObjectIdentifier(entity)] = family
+            families[ObjectAddress(entity)] = family
             return family
         }
     }

@@ -31,9 +31,11 @@ struct SQLiteRecordReader {
             let entity: ObjectIdentifier
             let primaryKey: Int64
 
-            /// As `ObjectKey`'s: the fields mixed with the table's seed instead of SipHash.
+            /// As `ObjectKey`'s: the fields mixed with the table's seed instead of SipHash
+            /// (the entity by its address: `ObjectIdentifier.hashValue` runs SipHash).
             func _rawHashValue(seed: Int) -> Int {
-                KeyHashMixing.mix(Int(truncatingIfNeeded: primaryKey) &* 31 ^ entity.hashValue, seed: seed)
+                let address = Int(bitPattern: UInt(bitPattern: entity))
+                return KeyHashMixing.mix(Int(truncatingIfNeeded: primaryKey) &* 31 ^ address, seed: seed)
             }
         }
 
