@@ -39,6 +39,10 @@ import Testing
 
     /// 2^16 keys into 2^16 buckets by the low bits, as `Dictionary` places them: a random
     /// function leaves e^-1 ≈ 36.8% of the buckets empty and no bucket with more than a handful.
+    /// The entity name's hash is seeded per process, so each run draws other hashes: the bound
+    /// on the fullest bucket is 14, which a random function passes in 12 tables with probability
+    /// 1 - 12 · 2^16 · e^-1 / 15! ≈ 1 - 2·10^-7 (10 failed about once in 150 runs); clustered
+    /// hashing fills buckets with hundreds.
     @Test(arguments: [1, 1_024, 65_537])
     func keysSpreadOverAPowerOfTwoTable(stride: Int64) throws {
         let (store, album, _) = try Self.store()
@@ -51,7 +55,7 @@ import Testing
             }
             let empty = Double(counts.filter { $0 == 0 }.count) / Double(buckets)
             #expect(abs(empty - exp(-1)) < 0.01, "stride \(stride), seed \(seed): \(empty) empty")
-            #expect(counts.max()! <= 10, "stride \(stride), seed \(seed): a bucket holds \(counts.max()!)")
+            #expect(counts.max()! <= 14, "stride \(stride), seed \(seed): a bucket holds \(counts.max()!)")
         }
     }
 
