@@ -195,7 +195,15 @@ extension NSManagedObjectContext {
     /// values (`shouldRefreshRefetchedObjects` asks for new ones).
     private func objects(for selection: Selection, loading: Bool) -> [NSManagedObject] {
         registered.reserveCapacity(forAdding: selection.ids.count)
-        let objects = selection.ids.map { object(with: $0) }
+        let objects: [NSManagedObject]
+        if let record = selection.ids.record, parent == nil {
+            objects = (0..<selection.ids.count).map { position in
+                let (family, primaryKey) = record(position)
+                return object(family, primaryKey: primaryKey)
+            }
+        } else {
+            objects = selection.ids.map { object(with: $0) }
+        }
         guard !selection.rows.isEmpty else { return objects }
         for (object, row) in zip(objects, selection.rows) where object.isFault {
             if loading { fulfill(object, with: row) } else { object.committedRow = row }

@@ -220,6 +220,23 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         return object
     }
 
+    /// `object(with:)` for the permanent ID of `primaryKey` in `family`,
+    /// without making the ID: a new fault's ID is made when first asked for.
+    func object(_ family: ObjectIDFamily, primaryKey: Int64) -> NSManagedObject {
+        let hash = NSManagedObjectID.recordHash(family, primaryKey: primaryKey)
+        let isTheRecord = { (object: NSManagedObject) in object.isRecord(family, primaryKey: primaryKey) }
+        let (object, made) = registered.updateValue(hash: { KeyHashMixing.mix(hash, seed: $0) },
+                                                    matching: isTheRecord) { entry in
+            if let entry { return (entry, false) }
+            let fault = newFault(of: family.entity)
+            fault.assignRecord(family, primaryKey: primaryKey)
+            entry = fault
+            return (fault, true)
+        }
+        if made, retainsRegisteredObjects { retained[ObjectIdentifier(object)] = object }
+        return object
+    }
+
     /// A new fault for `objectID`, registered: for callers that know no
     /// object is registered for it.
     func registerFault(for objectID: NSManagedObjectID) -> NSManagedObject {
@@ -230,9 +247,15 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// A new fault for `objectID` in this context, not registered yet.
     private func makeFault(for objectID: NSManagedObjectID) -> NSManagedObject {
-        let object = ManagedObjectClasses.objectClass(for: objectID.entity).init(entity: objectID.entity, insertInto: nil)
-        object.values.removeAll()
+        let object = newFault(of: objectID.entity)
         object.objectID = objectID
+        return object
+    }
+
+    /// An object of `entity` as a fault of this context, with no ID yet.
+    private func newFault(of entity: NSEntityDescription) -> NSManagedObject {
+        let object = ManagedObjectClasses.objectClass(for: entity).init(entity: entity, insertInto: nil)
+        object.values.removeAll()
         object.isFaultStorage = true
         object.hasAwokenFromInsert = true
         object.managedObjectContext = self

@@ -11,13 +11,15 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         switch identity {
         case .entity(let entity): entity
         case .id(let id): id.family.entity
+        case .record(let family, _): family.entity
         }
     }
 
     /// The object's ID: temporary until the object is saved, then permanent.
     /// The temporary ID is made at first use: an object made as a fault gets
-    /// its store's ID right after `init`, and an inserted object that is
-    /// saved before anything asks for its ID never pays for one.
+    /// its store's ID right after `init` or, made by a fetch of faults, at
+    /// first use, and an inserted object that is saved before anything asks
+    /// for its ID never pays for one.
     public internal(set) var objectID: NSManagedObjectID {
         get {
             switch identity {
@@ -26,6 +28,10 @@ open class NSManagedObject: NSObject, KeyValueCoding {
                 let temporary = NSManagedObjectID.temporary(for: entity, number: temporaryNumber)
                 identity = .id(temporary)
                 return temporary
+            case .record(let family, let primaryKey):
+                let id = NSManagedObjectID(family: family, key: .permanent(primaryKey))
+                identity = .id(id)
+                return id
             }
         }
         set {
@@ -34,13 +40,16 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         }
     }
 
-    /// The object's ID once it has one, else its entity: one word for both,
-    /// since an ID names its entity (`NSManagedObjectID.entity`). Keeping the
-    /// entity beside the ID made the object 104 bytes, which the allocator
-    /// serves from 112-byte blocks; it is 88 now, in 96-byte blocks.
+    /// The object's ID once it has one, else its entity, or for a fault
+    /// made by a fetch the record its ID will name: an ID names its entity
+    /// (`NSManagedObjectID.entity`), and a fault's ID is made only when asked
+    /// for (a fetch of 100k faults made 100k IDs, 48 bytes each, that nothing
+    /// read). Two words, the object 88 bytes: a 96-byte block.
     private enum Identity {
         case entity(NSEntityDescription)
         case id(NSManagedObjectID)
+        /// The permanent ID of `primaryKey` in `family`, not made yet.
+        case record(ObjectIDFamily, Int64)
     }
     private var identity: Identity
 
@@ -48,6 +57,20 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     private var storedObjectID: NSManagedObjectID? {
         if case .id(let id) = identity { return id }
         return nil
+    }
+
+    /// Whether the object holds an ID object yet (a fault a fetch made has
+    /// none until its ID is asked for).
+    var holdsObjectID: Bool {
+        if case .id = identity { return true }
+        return false
+    }
+
+    /// Makes the object, a fault just made, the one of `primaryKey` in
+    /// `family` (its entity's), without making its ID.
+    func assignRecord(_ family: ObjectIDFamily, primaryKey: Int64) {
+        assert(family.entity === entity, "An object's record is of its entity")
+        identity = .record(family, primaryKey)
     }
 
     /// The number of the object's temporary ID, given at first need.
@@ -59,13 +82,23 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     }
 
     /// Whether the object's ID is temporary, asked without making the ID.
-    var hasTemporaryID: Bool { storedObjectID?.isTemporaryID ?? true }
+    var hasTemporaryID: Bool {
+        switch identity {
+        case .id(let id): id.isTemporaryID
+        case .entity: true
+        case .record: false
+        }
+    }
 
     /// The key the object's context registers it under: its ID's, made
-    /// without making the ID (see `RegistryKey`).
+    /// without making the ID (see `RegistryKey`) except for a fault made
+    /// from its record, which a registry finds by that record instead.
     var registryKey: RegistryKey {
-        if let storedObjectID { return RegistryKey(storedObjectID) }
-        return .temporary(temporaryNumber)
+        switch identity {
+        case .id(let id): RegistryKey(id)
+        case .entity: .temporary(temporaryNumber)
+        case .record: RegistryKey(objectID)
+        }
     }
 
     /// Whether `key` is the object's `registryKey`, asked without making
@@ -75,19 +108,41 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     func hasTableKey(_ key: RegistryKey) -> Bool {
         switch key {
         case .temporary(let number):
-            guard let storedObjectID else { return changeState?.temporaryNumber == number }
-            return storedObjectID.key == .temporary(number)
+            switch identity {
+            case .entity: return changeState?.temporaryNumber == number
+            case .id(let id): return id.key == .temporary(number)
+            case .record: return false
+            }
         case .permanent(let other):
-            guard let storedObjectID else { return false }
-            return storedObjectID.namesSameRecord(as: other.id)
+            switch identity {
+            case .id(let id): return id.namesSameRecord(as: other.id)
+            case .record(let family, let primaryKey): return other.id.names(family, primaryKey: primaryKey)
+            case .entity: return false
+            }
+        }
+    }
+
+    /// Whether the object is the one of `primaryKey` in `family`, asked
+    /// without making an ID: what the registry asks of the objects it probes
+    /// for a fault a fetch makes (`NSManagedObjectContext.object(_:primaryKey:)`).
+    func isRecord(_ family: ObjectIDFamily, primaryKey: Int64) -> Bool {
+        switch identity {
+        case .id(let id): id.names(family, primaryKey: primaryKey)
+        case .record(let own, let ownKey): ownKey == primaryKey && own.namesSameRecords(as: family)
+        case .entity: false
         }
     }
 
     /// `registryKey._rawHashValue(seed:)`, without making the key.
     func tableKeyHash(seed: Int) -> Int {
-        guard let storedObjectID else { return KeyHashMixing.mix(temporaryNumber, seed: seed) }
-        if case .temporary(let number) = storedObjectID.key { return KeyHashMixing.mix(number, seed: seed) }
-        return KeyHashMixing.mix(storedObjectID.recordHash, seed: seed)
+        switch identity {
+        case .entity: return KeyHashMixing.mix(temporaryNumber, seed: seed)
+        case .id(let id):
+            if case .temporary(let number) = id.key { return KeyHashMixing.mix(number, seed: seed) }
+            return KeyHashMixing.mix(id.recordHash, seed: seed)
+        case .record(let family, let primaryKey):
+            return KeyHashMixing.mix(NSManagedObjectID.recordHash(family, primaryKey: primaryKey), seed: seed)
+        }
     }
 
     /// The context that tracks the object; nil once it was deleted and saved,
@@ -144,8 +199,23 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     }
     /// The record as last read from or written to the store (shared with the
     /// coordinator's row cache); nil for objects never saved and for faults
-    /// whose record was not read yet.
-    var committedRow: StoreRowCache.Row?
+    /// whose record was not read yet. Kept in `rowOrState`.
+    var committedRow: StoreRowCache.Row? {
+        get {
+            switch rowOrState {
+            case .none: nil
+            case .row(let row): row
+            case .state(let state): state.committedRow
+            }
+        }
+        set {
+            if case .state(let state) = rowOrState {
+                state.committedRow = newValue
+            } else {
+                rowOrState = newValue.map(RowOrState.row) ?? .none
+            }
+        }
+    }
     var committed: StoreSnapshot? { committedRow?.snapshot }
     /// Values at the start of the current event, kept once the object
     /// changes in the event (for `changedValuesForCurrentEvent()`).
@@ -190,13 +260,25 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         get { changeState?.listMarks ?? ContextListMarks() }
         set { if changeState != nil || newValue != ContextListMarks() { madeChangeState.listMarks = newValue } }
     }
-    // The fields above, made when one of them first gets a value of its own;
-    // read on every change, so release builds skip its exclusivity check.
+    /// The committed row, or the change state that holds it once the object
+    /// has one: one word for both, so that the object has room for a fault's
+    /// record key (`Identity.record`) within 88 bytes.
+    private enum RowOrState {
+        case none
+        case row(StoreRowCache.Row)
+        case state(ObjectChangeState)
+    }
+    // Read on every change, so release builds skip its exclusivity check.
     #if DEBUG
-    private var changeState: ObjectChangeState?
+    private var rowOrState = RowOrState.none
     #else
-    @exclusivity(unchecked) private var changeState: ObjectChangeState?
+    @exclusivity(unchecked) private var rowOrState = RowOrState.none
     #endif
+    /// The fields above, made when one of them first gets a value of its own.
+    private var changeState: ObjectChangeState? {
+        if case .state(let state) = rowOrState { return state }
+        return nil
+    }
     /// Whether the object made its change state: never for an object only read.
     var holdsChangeState: Bool { changeState != nil }
     /// Makes the change state now, so that `valuesStamp` counts the writes that follow.
@@ -204,7 +286,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     private var madeChangeState: ObjectChangeState {
         if let changeState { return changeState }
         let made = ObjectChangeState()
-        changeState = made
+        made.committedRow = committedRow
+        rowOrState = .state(made)
         return made
     }
 

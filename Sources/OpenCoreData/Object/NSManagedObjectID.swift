@@ -25,10 +25,19 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// 64 where 40 rounds to 48, and a fetch makes an ID per row.
     var recordHash: Int {
         switch key {
-        case .permanent(let pk):
-            Int(truncatingIfNeeded: UInt64(bitPattern: pk) &* 0x9E37_79B9_7F4A_7C15) ^ family.entityNameHash
+        case .permanent(let pk): Self.recordHash(family, primaryKey: pk)
         case .temporary(let number): number ^ family.entityNameHash
         }
+    }
+
+    /// `recordHash` of the permanent ID of `primaryKey` in `family`, without making the ID.
+    static func recordHash(_ family: ObjectIDFamily, primaryKey: Int64) -> Int {
+        Int(truncatingIfNeeded: UInt64(bitPattern: primaryKey) &* 0x9E37_79B9_7F4A_7C15) ^ family.entityNameHash
+    }
+
+    /// Whether the ID is the permanent one of `primaryKey` in `family`.
+    func names(_ family: ObjectIDFamily, primaryKey: Int64) -> Bool {
+        key == .permanent(primaryKey) && self.family.namesSameRecords(as: family)
     }
 
     /// The entity of the object.

@@ -24,4 +24,7 @@ final class ObjectChangeState {
     #endif
     var childValidatedStamp = -1
     var temporaryNumber: Int?
+    /// The object's committed row once it has a state: the object's word
+    /// that held the row holds the state instead (`NSManagedObject.committedRow`).
+    var committedRow: StoreRowCache.Row?
 }

@@ -69,7 +69,9 @@ extension Dictionary where Key == ObjectKey {
 /// that ID will have (`NSManagedObject.registryKey`). Inserting an object
 /// thus registers it without making its `NSManagedObjectID` (an allocation,
 /// its fields' hashes and a later release, ~750 instructions), which a save
-/// of new objects would only replace by a permanent ID.
+/// of new objects would only replace by a permanent ID. A fault a fetch made
+/// without its ID is found by its record instead
+/// (`NSManagedObjectContext.object(_:primaryKey:)`), hashed as its ID would be.
 ///
 /// Two keys are equal exactly when the IDs they stand for are: a temporary
 /// ID's number is unique in the process.

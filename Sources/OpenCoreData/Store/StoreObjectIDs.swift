@@ -9,17 +9,32 @@ public struct StoreObjectIDs: RandomAccessCollection, @unchecked Sendable {
     /// The number of IDs.
     public let count: Int
     private let make: (Int) -> NSManagedObjectID
+    /// The record of each position, for a store that keeps keys: what a
+    /// context makes faults from without making their IDs.
+    let record: ((Int) -> (family: ObjectIDFamily, primaryKey: Int64))?
 
     /// IDs already made.
     init(_ ids: [NSManagedObjectID]) {
         count = ids.count
         make = { ids[$0] }
+        record = nil
     }
 
     /// `count` IDs, the one at position `i` made by `make(i)`.
     init(count: Int, make: @escaping (Int) -> NSManagedObjectID) {
         self.count = count
         self.make = make
+        record = nil
+    }
+
+    /// `count` permanent IDs, the one at position `i` of the record `record(i)`.
+    init(count: Int, record: @escaping (Int) -> (family: ObjectIDFamily, primaryKey: Int64)) {
+        self.count = count
+        self.record = record
+        make = { position in
+            let (family, primaryKey) = record(position)
+            return NSManagedObjectID(family: family, key: .permanent(primaryKey))
+        }
     }
 
     /// Always 0.

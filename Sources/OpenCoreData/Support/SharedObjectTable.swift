@@ -72,11 +72,18 @@ final class SharedObjectTable<Element: SharedTableElement> {
 
     /// The bucket of the object with key `key`, or of the empty bucket where
     /// it would go; nil when the table has no buckets.
+    @inline(__always)
     private func find(_ key: Element.TableKey) -> (bucket: Int, found: Bool)? {
+        find(hash: { Element.tableHash(of: key, seed: $0) }, matching: { $0.hasTableKey(key) })
+    }
+
+    /// `find` for the key whose hash under a seed is `hash(seed)` and whose object is the one `matches`.
+    @inline(__always)
+    private func find(hash: (Int) -> Int, matching matches: (Element) -> Bool) -> (bucket: Int, found: Bool)? {
         guard let buckets else { return nil }
-        var bucket = Element.tableHash(of: key, seed: seed) & mask
+        var bucket = hash(seed) & mask
         while let object = buckets[bucket] {
-            if object.hasTableKey(key) { return (bucket, true) }
+            if matches(object) { return (bucket, true) }
             bucket = (bucket + 1) & mask
         }
         return (bucket, false)
@@ -106,11 +113,22 @@ final class SharedObjectTable<Element: SharedTableElement> {
     /// Runs `body` on the entry of `key` (nil when absent or unshared) and
     /// keeps what it leaves there, with one probe: a read and a write where
     /// the subscript's get and set cost two. `body` must not use the table.
+    @inline(__always)
     func updateValue<Result>(forKey key: Element.TableKey, _ body: (inout Element?) -> Result) -> Result {
-        var probe = find(key)
+        updateValue(hash: { Element.tableHash(of: key, seed: $0) }, matching: { $0.hasTableKey(key) }, body)
+    }
+
+    /// `updateValue(forKey:_:)` for a key that `TableKey` does not spell (a
+    /// registry's record key before its ID is made): `hash(seed)` must be
+    /// what `tableHash(of:seed:)` gives that key, and `matches` must answer
+    /// as `hasTableKey` would.
+    @inline(__always)
+    func updateValue<Result>(hash: (Int) -> Int, matching matches: (Element) -> Bool,
+                             _ body: (inout Element?) -> Result) -> Result {
+        var probe = find(hash: hash, matching: matches)
         if probe?.found != true, (storageCount + 1) * 2 > capacity {
             makeRoomForOneMore()
-            probe = find(key)
+            probe = find(hash: hash, matching: matches)
         }
         guard let (bucket, found) = probe, let buckets else { preconditionFailure("A table with room has buckets") }
         var entry: Element?
@@ -119,7 +137,7 @@ final class SharedObjectTable<Element: SharedTableElement> {
         buckets[bucket] = nil
         let result = body(&entry)
         if let object = entry {
-            precondition(object.hasTableKey(key), "An object can only be stored under its own key")
+            precondition(matches(object), "An object can only be stored under its own key")
             buckets[bucket] = entry.take()
             if !found { storageCount += 1 }
         } else if found {

@@ -133,7 +133,7 @@ struct SQLiteFetchExecution {
         /// The IDs, made on access.
         func objectIDs() -> StoreObjectIDs {
             StoreObjectIDs(count: primaryKeys.count) { [primaryKeys, entityNumbers, families] in
-                families.objectID(entityNumber: Int(entityNumbers[$0]), primaryKey: primaryKeys[$0])!
+                (families[Int(entityNumbers[$0])]!, primaryKeys[$0])
             }
         }
     }
