@@ -44,7 +44,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// made by a fetch the record its ID will name: an ID names its entity
     /// (`NSManagedObjectID.entity`), and a fault's ID is made only when asked
     /// for (a fetch of 100k faults made 100k IDs, 48 bytes each, that nothing
-    /// read). Two words, the object 88 bytes: a 96-byte block.
+    /// read). Two words; with the flags in the context's word and the change
+    /// state's, the object is 88 bytes: a 96-byte block.
     private enum Identity {
         case entity(NSEntityDescription)
         case id(NSManagedObjectID)
@@ -154,17 +155,18 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// a context is tracked by it.
     public internal(set) var managedObjectContext: NSManagedObjectContext? {
         get { contextStorage?.takeUnretainedValue() }
-        set { contextStorage = newValue.map(Unmanaged.passUnretained) }
+        set { contextWord.context = newValue.map(Unmanaged.passUnretained) }
     }
     // Read by every property access and change; release builds skip its
-    // exclusivity check, as `values`'. `Unmanaged` rather than
-    // `unowned(unsafe)` so that `checkContextConcurrency` can use the
-    // context without retaining it.
+    // exclusivity check, as `values`'.
     #if DEBUG
-    private var contextStorage: Unmanaged<NSManagedObjectContext>?
+    private var contextWord = ContextWord()
     #else
-    @exclusivity(unchecked) private var contextStorage: Unmanaged<NSManagedObjectContext>?
+    @exclusivity(unchecked) private var contextWord = ContextWord()
     #endif
+    /// `Unmanaged` rather than `unowned(unsafe)` so that
+    /// `checkContextConcurrency` can use the context without retaining it.
+    private var contextStorage: Unmanaged<NSManagedObjectContext>? { contextWord.context }
 
     /// The context's concurrency check (`-com.apple.CoreData.ConcurrencyDebug`)
     /// for an access described by `what`, without retaining the context:
@@ -199,23 +201,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     }
     /// The record as last read from or written to the store (shared with the
     /// coordinator's row cache); nil for objects never saved and for faults
-    /// whose record was not read yet. Kept in `rowOrState`.
-    var committedRow: StoreRowCache.Row? {
-        get {
-            switch rowOrState {
-            case .none: nil
-            case .row(let row): row
-            case .state(let state): state.committedRow
-            }
-        }
-        set {
-            if case .state(let state) = rowOrState {
-                state.committedRow = newValue
-            } else {
-                rowOrState = newValue.map(RowOrState.row) ?? .none
-            }
-        }
-    }
+    /// whose record was not read yet.
+    var committedRow: StoreRowCache.Row?
     var committed: StoreSnapshot? { committedRow?.snapshot }
     /// Values at the start of the current event, kept once the object
     /// changes in the event (for `changedValuesForCurrentEvent()`).
@@ -229,18 +216,35 @@ open class NSManagedObject: NSObject, KeyValueCoding {
             }
         }
     }
-    // Whether the values are not loaded: read on every change; release
-    // builds skip its exclusivity check, as `values`'.
-    #if DEBUG
-    var isFaultStorage = false
-    #else
-    @exclusivity(unchecked) var isFaultStorage = false
-    #endif
-    /// Flags the context keeps in step with its inserted/updated/deleted sets.
-    var isInsertedFlag = false, isUpdatedFlag = false, isDeletedFlag = false
+    /// Whether the values are not loaded: read on every change, kept in the
+    /// context's word (see `ContextWord`) with `hasAwokenFromInsert`.
+    var isFaultStorage: Bool {
+        get { contextWord.isFault }
+        set { contextWord.isFault = newValue }
+    }
+    var hasAwokenFromInsert: Bool {
+        get { contextWord.hasAwokenFromInsert }
+        set { contextWord.hasAwokenFromInsert = newValue }
+    }
+    /// Flags the context keeps in step with its inserted/updated/deleted sets,
+    /// in the change state: an object without one is none of them.
+    var isInsertedFlag: Bool {
+        get { changeState?.isInserted ?? false }
+        set { if changeState != nil || newValue { madeChangeState.isInserted = newValue } }
+    }
+    var isUpdatedFlag: Bool {
+        get { changeState?.isUpdated ?? false }
+        set { if changeState != nil || newValue { madeChangeState.isUpdated = newValue } }
+    }
+    var isDeletedFlag: Bool {
+        get { changeState?.isDeleted ?? false }
+        set { if changeState != nil || newValue { madeChangeState.isDeleted = newValue } }
+    }
     /// Set when the object's record vanished and `shouldDeleteInaccessibleFaults` let it read as deleted.
-    var isInaccessible = false
-    var hasAwokenFromInsert = false
+    var isInaccessible: Bool {
+        get { changeState?.isInaccessible ?? false }
+        set { if changeState != nil || newValue { madeChangeState.isInaccessible = newValue } }
+    }
     /// The number of the context event that recorded the object as inserted
     /// (see `ContextEvent`); 0 for none. `changedInEvent` and `updatedInEvent` likewise.
     var insertedInEvent: Int {
@@ -260,25 +264,13 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         get { changeState?.listMarks ?? ContextListMarks() }
         set { if changeState != nil || newValue != ContextListMarks() { madeChangeState.listMarks = newValue } }
     }
-    /// The committed row, or the change state that holds it once the object
-    /// has one: one word for both, so that the object has room for a fault's
-    /// record key (`Identity.record`) within 88 bytes.
-    private enum RowOrState {
-        case none
-        case row(StoreRowCache.Row)
-        case state(ObjectChangeState)
-    }
-    // Read on every change, so release builds skip its exclusivity check.
+    // The fields above, made when one of them first gets a value of its own;
+    // read on every change, so release builds skip its exclusivity check.
     #if DEBUG
-    private var rowOrState = RowOrState.none
+    private var changeState: ObjectChangeState?
     #else
-    @exclusivity(unchecked) private var rowOrState = RowOrState.none
+    @exclusivity(unchecked) private var changeState: ObjectChangeState?
     #endif
-    /// The fields above, made when one of them first gets a value of its own.
-    private var changeState: ObjectChangeState? {
-        if case .state(let state) = rowOrState { return state }
-        return nil
-    }
     /// Whether the object made its change state: never for an object only read.
     var holdsChangeState: Bool { changeState != nil }
     /// Makes the change state now, so that `valuesStamp` counts the writes that follow.
@@ -286,8 +278,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     private var madeChangeState: ObjectChangeState {
         if let changeState { return changeState }
         let made = ObjectChangeState()
-        made.committedRow = committedRow
-        rowOrState = .state(made)
+        changeState = made
         return made
     }
 

@@ -1,6 +1,7 @@
 /// What a managed object keeps only once it takes part in changes: its
 /// values at the start of the current event, the context's marks for it
-/// (events and lists that recorded it) and its temporary ID's number. An
+/// (events and lists that recorded it, whether it is inserted, updated or
+/// deleted) and its temporary ID's number. An
 /// object that is only read (a fetched object, a fault) never makes one, so
 /// it is 80 bytes smaller (112 instead of 192 with the allocator's rounding);
 /// an object that changes pays one allocation.
@@ -24,7 +25,8 @@ final class ObjectChangeState {
     #endif
     var childValidatedStamp = -1
     var temporaryNumber: Int?
-    /// The object's committed row once it has a state: the object's word
-    /// that held the row holds the state instead (`NSManagedObject.committedRow`).
-    var committedRow: StoreRowCache.Row?
+    /// Whether the context lists the object as inserted, updated, deleted,
+    /// or reads it as deleted since its record vanished
+    /// (`NSManagedObject.isInsertedFlag` and the others).
+    var isInserted = false, isUpdated = false, isDeleted = false, isInaccessible = false
 }
