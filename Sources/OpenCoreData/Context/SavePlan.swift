@@ -10,42 +10,23 @@ struct SavePlan {
         permanentIDs = try Self.permanentIDs(for: context.inserted.objects.filter(\.hasTemporaryID),
                                              coordinator: coordinator)
         var stores: [(NSPersistentStore, StoreChangeSet)] = []
-        // The position of each store in `stores`, and the last one used: a
-        // save's objects are mostly of one store, which then costs no hashing.
-        var positions: [ObjectIdentifier: Int] = [:], last: (store: ObjectIdentifier, position: Int)?
+        // The position of each store in `stores`: a save's objects are mostly of one store.
+        var positions = LastFirstMap<Int>()
         func add(_ id: NSManagedObjectID, _ edit: (inout StoreChangeSet) -> Void) throws {
             guard let store = id.persistentStore else {
                 throw NSError.coreData(NSPersistentStoreSaveError, "The store of \(id) was removed.")
             }
-            let key = ObjectIdentifier(store)
-            let position: Int
-            if let last, last.store == key {
-                position = last.position
-            } else if let known = positions[key] {
-                position = known
-            } else {
-                position = stores.count
-                positions[key] = position
+            let position = positions.value(for: ObjectAddress(store)) {
                 stores.append((store, StoreChangeSet()))
+                return stores.count - 1
             }
-            last = (key, position)
             // Edited in place: copying the entry out and back copied every snapshot per object (quadratic).
             edit(&stores[position].1)
         }
-        // By entity, the last one first: a save's objects come mostly in runs of one entity.
-        var layouts: [ObjectAddress: SnapshotLayout] = [:], lastLayout: (entity: ObjectAddress, layout: SnapshotLayout)?
+        // By entity: a save's objects come mostly in runs of one entity.
+        var layouts = LastFirstMap<SnapshotLayout>()
         func snapshot(of object: NSManagedObject) -> StoreSnapshot {
-            let key = ObjectAddress(object.entity)
-            let layout: SnapshotLayout
-            if let lastLayout, lastLayout.entity == key {
-                layout = lastLayout.layout
-            } else if let known = layouts[key] {
-                layout = known
-            } else {
-                layout = SnapshotLayout(object.values.layout)
-                layouts[key] = layout
-            }
-            lastLayout = (key, layout)
+            let layout = layouts.value(for: ObjectAddress(object.entity)) { SnapshotLayout(object.values.layout) }
             return self.snapshot(of: object, layout, in: context)
         }
         for object in context.inserted.objects {
@@ -166,5 +147,26 @@ struct SavePlan {
             }
         }
         return snapshot
+    }
+}
+
+/// Values by object, made on first need, with the last one asked for checked
+/// before any hashing: a save's objects come in runs of one store and entity.
+private struct LastFirstMap<Value> {
+    private var values: [ObjectAddress: Value] = [:]
+    private var last: (key: ObjectAddress, value: Value)?
+
+    /// The value of `key`, made by `make` (and kept) the first time.
+    mutating func value(for key: ObjectAddress, orMake make: () -> Value) -> Value {
+        if let last, last.key == key { return last.value }
+        let value: Value
+        if let known = values[key] {
+            value = known
+        } else {
+            value = make()
+            values[key] = value
+        }
+        last = (key, value)
+        return value
     }
 }
