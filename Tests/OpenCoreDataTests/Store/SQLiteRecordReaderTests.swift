@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GRDB
 @testable import OpenCoreDataCore
 
 /// Records read by key and by fetch: each record's to-one destination is one
@@ -71,6 +72,51 @@ import Testing
             }
             // Each photo's record, and each of the three albums', read alone.
             #expect(store.recordQueryCount == reads + 4 + 3)
+        }
+    }
+
+    /// A date of whole seconds is kept as an INTEGER: Core Data's TIMESTAMP
+    /// column has NUMERIC affinity, which stores an integral REAL as an
+    /// integer. A fetch and a fault fired alone read either storage class as
+    /// the date it holds.
+    @Test func datesOfEitherStorageClassReadAsDates() throws {
+        let sample = NSEntityDescription(name: "Sample")
+        sample.properties = [TestStack.attribute("name", .stringAttributeType),
+                             TestStack.attribute("when", .dateAttributeType),
+                             TestStack.attribute("ratio", .doubleAttributeType)]
+        let model = NSManagedObjectModel()
+        model.entities = [sample]
+        let context = try TestStack.context(model, .sqlite)
+        let url = try #require(context.persistentStoreCoordinator?.persistentStores.first?.url)
+        let values: [(name: String, when: Double, ratio: Double)] =
+            [("whole", 700_000_000, 3), ("fraction", 700_000_000.25, 0.5), ("negative", -86_400, -7)]
+        try context.performAndWait {
+            for value in values {
+                TestStack.insert("Sample", into: context, ["name": value.name, "ratio": value.ratio,
+                                                           "when": Date(timeIntervalSinceReferenceDate: value.when)])
+            }
+            try context.save()
+            context.reset()
+        }
+        let kinds = try DatabaseQueue(path: url.path).read { db in
+            try String.fetchAll(db, sql: "SELECT typeof(ZWHEN) || ' ' || typeof(ZRATIO) FROM ZSAMPLE ORDER BY Z_PK")
+        }
+        #expect(kinds == ["integer real", "real real", "integer real"], "the columns' storage classes: \(kinds)")
+        for includesValues in [true, false] {
+            try context.performAndWait {
+                context.reset()
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Sample")
+                request.includesPropertyValues = includesValues
+                request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+                let objects = try context.fetch(request)
+                let expected = values.sorted { $0.name < $1.name }
+                #expect(objects.count == expected.count)
+                for (object, value) in zip(objects, expected) {
+                    #expect(object.value(forKey: "name") as? String == value.name)
+                    #expect(object.value(forKey: "when") as? Date == Date(timeIntervalSinceReferenceDate: value.when))
+                    #expect(object.value(forKey: "ratio") as? Double == value.ratio)
+                }
+            }
         }
     }
 }

@@ -62,9 +62,13 @@ struct SQLiteColumnReader {
         case (.integer16, SQLITE_INTEGER):
             return Int16(exactly: sqlite3_column_int64(statement, column)).map(SlotValue.int16) ?? .none
         case (.boolean, SQLITE_INTEGER): return .bool(sqlite3_column_int64(statement, column) != 0)
-        case (.double, SQLITE_FLOAT): return .double(sqlite3_column_double(statement, column))
-        case (.float, SQLITE_FLOAT): return .float(Float(sqlite3_column_double(statement, column)))
-        case (.date, SQLITE_FLOAT):
+        // A TIMESTAMP column has NUMERIC affinity, so SQLite keeps a date of whole seconds as an
+        // INTEGER; `sqlite3_column_double` converts either storage class as `Double.fromDatabaseValue` does.
+        case (.double, SQLITE_FLOAT), (.double, SQLITE_INTEGER):
+            return .double(sqlite3_column_double(statement, column))
+        case (.float, SQLITE_FLOAT), (.float, SQLITE_INTEGER):
+            return .float(Float(sqlite3_column_double(statement, column)))
+        case (.date, SQLITE_FLOAT), (.date, SQLITE_INTEGER):
             return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column)))
         case (.string, SQLITE_TEXT): return .string(String(sqliteStatement: statement, index: column))
         default:
