@@ -55,4 +55,26 @@ import Testing
         #expect(id.uriRepresentation().absoluteString == "x-coredata://\(identifier)/Album/p1")
         #expect(id.entity.name == "Album")
     }
+
+    /// `isEqual(_:)` takes `Any?`: an ID given as itself, as `AnyObject`, in
+    /// an `AnyHashable` or as an `NSObject` compares by record; anything
+    /// else, nil included, is unequal. Sets and dictionaries reach it on
+    /// every hash collision.
+    @Test func isEqualComparesIDsHoweverTheyAreGiven() throws {
+        let context = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first)
+        let entity = try #require(context.persistentStoreCoordinator?.managedObjectModel.entitiesByName["Album"])
+        let id = store.objectID(for: entity, primaryKey: 7), same = store.objectID(for: entity, primaryKey: 7)
+        let other = store.objectID(for: entity, primaryKey: 8)
+        #expect(id !== same)
+        #expect(id.isEqual(same) && id.isEqual(same as AnyObject) && id.isEqual(AnyHashable(same)))
+        #expect(id.isEqual(same as NSObject) && id.isEqual(Optional(same) as Any))
+        #expect(!id.isEqual(other) && !id.isEqual(nil) && !id.isEqual("p7") && !id.isEqual(7))
+        #expect(!id.isEqual(NSObject()) && !id.isEqual(AnyHashable(other)))
+        let ids = Set(sparse: (1...200).map { store.objectID(for: entity, primaryKey: Int64($0)) })
+        #expect(ids.count == 200 && ids.contains(same) && (1...200).allSatisfy {
+            ids.contains(store.objectID(for: entity, primaryKey: Int64($0)))
+        })
+    }
 }
+
