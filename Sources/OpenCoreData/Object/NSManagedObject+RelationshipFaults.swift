@@ -25,6 +25,14 @@ extension NSManagedObject {
     /// The destinations of the to-many relationship in `slot`, made from
     /// their IDs at first use (without recording a change); empty without a context.
     func resolvedToMany(_ slot: Int) -> ManagedObjectSet {
+        // The slot read once on the common path (~120 instructions a read and its copy's release).
+        if case .objects(let set) = values[slot] { return set }
+        return resolveToMany(slot)
+    }
+
+    /// `resolvedToMany(_:)` for a relationship not resolved yet: reads it when unread, makes its objects.
+    @inline(never)
+    private func resolveToMany(_ slot: Int) -> ManagedObjectSet {
         if values[slot].isUnread, let context = managedObjectContext,
            let relationship = values.layout.properties[slot] as? NSRelationshipDescription {
             context.readToManyFaults(of: [self], only: relationship)
