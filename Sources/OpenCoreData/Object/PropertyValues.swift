@@ -138,7 +138,9 @@ struct PropertyValues {
     /// it in place and put it back (through the subscript if it changed).
     mutating func take(_ slot: Int) -> SlotValue {
         guard slot < slots.count else { return .none }
-        defer { slots[slot] = .none }
-        return slots[slot]
+        // Exchanged in place: no copy of the value to retain and no release of the one left behind.
+        var taken = SlotValue.none
+        swap(&taken, &slots[slot])
+        return taken
     }
 }
