@@ -34,7 +34,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             ownCoordinator = newValue
         }
     }
+    // Read on every fetch, fault and insert, written when the context is set up: no exclusivity check in
+    // release builds (~76 instructions a read each).
+    #if DEBUG
     private var ownCoordinator: NSPersistentStoreCoordinator?
+    #else
+    @exclusivity(unchecked) private var ownCoordinator: NSPersistentStoreCoordinator?
+    #endif
 
     /// The context a nested context reads through and saves into: its
     /// fetches and faults see the parent's unsaved state, and its `save()`
@@ -54,7 +60,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             newValue?.adopt(child: self)
         }
     }
+    #if DEBUG
     private var storedParent: NSManagedObjectContext?
+    #else
+    @exclusivity(unchecked) private var storedParent: NSManagedObjectContext?
+    #endif
     /// The contexts that named this one their parent (see Context+Parent.swift).
     let children = Locked<[WeakContext]>([])
     /// Whether some context named this one its parent (read under the
@@ -75,7 +85,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The DidSave observation of `automaticallyMergesChangesFromParent`.
     var automaticMergeObserver: (any NSObjectProtocol)?
     /// How old cached values may be, in seconds; negative (the default) means forever.
-    public var stalenessInterval: TimeInterval = -1
+    @exclusivity(unchecked) public var stalenessInterval: TimeInterval = -1
     /// How a save resolves conflicts with what other contexts or programs
     /// saved since this context read its objects: an `NSMergePolicy` (one of
     /// its shared policies, such as `.mergeByPropertyObjectTrump`, or a
@@ -90,10 +100,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
     /// Whether a fault whose record vanished reads as a deleted object with nil
     /// values (true, the default) instead of stopping the program.
-    public var shouldDeleteInaccessibleFaults = true
+    @exclusivity(unchecked) public var shouldDeleteInaccessibleFaults = true
     /// Whether deletes propagate at the end of each event (true, the default)
     /// or only when saving.
-    public var propagatesDeletesAtEndOfEvent = true
+    @exclusivity(unchecked) public var propagatesDeletesAtEndOfEvent = true
 
     /// The query generation the context reads at (`NSQueryGenerationToken.current` until its next read takes
     /// one); nil when it reads the stores' current data.
@@ -107,7 +117,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// default, as in Core Data: unchanged objects live only as long as the
     /// application or another object references them; objects with unsaved
     /// changes are always kept).
-    public var retainsRegisteredObjects = false {
+    @exclusivity(unchecked) public var retainsRegisteredObjects = false {
         didSet {
             retained = retainsRegisteredObjects ? Dictionary(registered.values.map { (ObjectIdentifier($0), $0) }) { a, _ in a } : [:]
         }
@@ -117,6 +127,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// released unchanged object leaves the context, and its memory with it
     /// (see `ObjectRegistry`). Used for every object a fetch makes, inserts and forgets.
     let registered = ObjectRegistry()
+    // The context's own state, used on its queue only and on every insert, change, delete and save:
+    // release builds skip the exclusivity checks of these (~76 instructions an access), debug builds keep them.
+    #if DEBUG
     /// The strong references `retainsRegisteredObjects` asks for.
     var retained: [ObjectIdentifier: NSManagedObject] = [:]
     var inserted = ContextObjectList(.inserted), updated = ContextObjectList(.updated)
@@ -126,6 +139,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Unchanged objects whose records the next save checks for changes
     /// made elsewhere (`detectConflicts(for:)`).
     var lockedObjects = ManagedObjectSet()
+    #else
+    @exclusivity(unchecked) var retained: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var inserted = ContextObjectList(.inserted), updated = ContextObjectList(.updated)
+    @exclusivity(unchecked) var deleted = ContextObjectList(.deleted)
+    @exclusivity(unchecked) var pendingDeletes: [NSManagedObject] = []
+    @exclusivity(unchecked) var lockedObjects = ManagedObjectSet()
+    #endif
     /// Changes since the last `processPendingChanges()`, for ObjectsDidChange.
     /// Read on every change of an object; release builds skip its
     /// exclusivity check (~76 instructions), debug builds keep it.

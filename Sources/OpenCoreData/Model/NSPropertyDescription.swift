@@ -3,8 +3,12 @@
 /// Apple's NSPropertyDescription. The flags and identifiers here feed the
 /// property's `versionHash` (see VersionHash.swift); `userInfo` does not.
 open class NSPropertyDescription: NSObject, NSCopying, ModelEditing, @unchecked Sendable {
+    // The name and the flags are read on every change and save of an object; written only while the model
+    // is edited (`ensureEditable`), so no access can overlap another: they skip the exclusivity check
+    // (~76 instructions a read).
+
     /// The property's name, unique within its entity and its entity's ancestors.
-    public var name: String = "" { willSet { ensureEditable("the name of property \(name)") } }
+    @exclusivity(unchecked) public var name: String = "" { willSet { ensureEditable("the name of property \(name)") } }
 
     /// The entity that declares this property (for inherited properties: the
     /// superentity that declares it). Set when the property is added to an entity.
@@ -28,10 +32,12 @@ open class NSPropertyDescription: NSObject, NSCopying, ModelEditing, @unchecked 
 
     /// Whether a managed object may leave this property nil when saved. New
     /// descriptions are optional, as in Core Data.
-    public var isOptional: Bool = true { willSet { ensureEditable("isOptional of \(name)") } }
+    @exclusivity(unchecked) public var isOptional: Bool = true { willSet { ensureEditable("isOptional of \(name)") } }
 
     /// Whether the property is kept in memory only and never written to a store.
-    public var isTransient: Bool = false { willSet { ensureEditable("isTransient of \(name)") } }
+    @exclusivity(unchecked) public var isTransient: Bool = false {
+        willSet { ensureEditable("isTransient of \(name)") }
+    }
 
     /// Free-form information for the application; not part of the version hash.
     public var userInfo: [AnyHashable: Any]? = [:] { willSet { ensureEditable("userInfo of \(name)") } }

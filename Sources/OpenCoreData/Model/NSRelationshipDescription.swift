@@ -70,17 +70,22 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
     /// What weak references to the relationship point at (see `ReferenceProxy`).
     let referenceProxy = ReferenceProxy<NSRelationshipDescription>()
 
+    // Read on every change of a relationship and every delete; written only while the model is edited, so
+    // no access can overlap another: no exclusivity check (~76 instructions a read).
+
     /// What deleting the source object does to the destinations.
-    public var deleteRule: NSDeleteRule = .nullifyDeleteRule { willSet { ensureEditable("deleteRule of \(name)") } }
+    @exclusivity(unchecked) public var deleteRule: NSDeleteRule = .nullifyDeleteRule {
+        willSet { ensureEditable("deleteRule of \(name)") }
+    }
 
     /// The fewest destinations a non-empty value may hold (0: no minimum).
-    public var minCount: Int = 0 { willSet { ensureEditable("minCount of \(name)") } }
+    @exclusivity(unchecked) public var minCount: Int = 0 { willSet { ensureEditable("minCount of \(name)") } }
 
     /// The most destinations a value may hold: 1 for to-one, 0 for unbounded to-many.
-    public var maxCount: Int = 1 { willSet { ensureEditable("maxCount of \(name)") } }
+    @exclusivity(unchecked) public var maxCount: Int = 1 { willSet { ensureEditable("maxCount of \(name)") } }
 
     /// Whether a to-many relationship keeps its destinations in order (NSOrderedSet).
-    public var isOrdered: Bool = false { willSet { ensureEditable("isOrdered of \(name)") } }
+    @exclusivity(unchecked) public var isOrdered: Bool = false { willSet { ensureEditable("isOrdered of \(name)") } }
 
     /// Whether the relationship holds several destinations.
     public var isToMany: Bool { maxCount != 1 }

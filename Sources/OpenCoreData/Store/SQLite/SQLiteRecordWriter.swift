@@ -245,8 +245,9 @@ struct SQLiteRecordWriter {
             try bind(snapshot.version > 0 ? snapshot.version : nil)
         }
         try statement.runInTransaction()
-        // GRDB's `changesCount` checks the calling queue first (~500 instructions a row).
-        return row.inserting || sqlite3_changes(db.sqliteConnection) == 1
+        // GRDB's `changesCount` checks the calling queue first (~500 instructions a row), and
+        // `Database.sqliteConnection` costs an exclusivity check: the statement's own connection.
+        return row.inserting || sqlite3_changes(sqlite3_db_handle(sqliteStatement)) == 1
     }
 
     /// Writes the to-many relationships of `snapshot` whose data lives
