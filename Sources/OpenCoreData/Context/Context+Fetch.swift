@@ -76,6 +76,17 @@ extension NSManagedObjectContext {
 
     /// `object` as the fetch's result type, or a stop naming the class to register.
     static func typed<T>(_ object: NSManagedObject) -> T {
+        // As the array's: no dynamic cast when `T` is the object's class or NSManagedObject. The cast is out of
+        // line, as its `Optional<T>` metadata is looked up on entry (~330 instructions, unspecialized).
+        let type = ObjectIdentifier(T.self)
+        if type == ObjectIdentifier(NSManagedObject.self) || type == ObjectIdentifier(Swift.type(of: object)) {
+            return unsafeBitCast(object, to: T.self)
+        }
+        return cast(object)
+    }
+
+    @inline(never)
+    private static func cast<T>(_ object: NSManagedObject) -> T {
         guard let typed = object as? T else {
             preconditionFailure("Fetched an object of entity \(object.entity.name ?? "") of class \(Swift.type(of: object)), not \(T.self); register the class with NSManagedObject.register(_:)")
         }

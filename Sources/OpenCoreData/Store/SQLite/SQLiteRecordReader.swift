@@ -107,8 +107,8 @@ struct SQLiteRecordReader {
 
     /// Reads the records of `ids`, all stored in `table`, a chunk of keys at a time.
     private func readRows(of ids: [NSManagedObjectID], table: String, into found: inout [StoreSnapshot]) throws {
-        let wanted = Dictionary(ids.map { ($0.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
-        for chunk in SQLiteKeyList.chunks(of: Array(wanted.keys)) {
+        let wanted = Dictionary(ids.map { (PrimaryKey($0.primaryKey!), $0) }, uniquingKeysWith: { a, _ in a })
+        for chunk in SQLiteKeyList.chunks(of: wanted.keys.map(\.value)) {
             try readRows(table: table, keys: chunk, wanted: wanted, into: &found)
         }
     }
@@ -124,7 +124,7 @@ struct SQLiteRecordReader {
     }
 
     /// Reads the rows `keys` of `table`, keeping those whose Z_ENT is the entity the ID names.
-    private func readRows(table: String, keys: SQLiteKeyList, wanted: [Int64: NSManagedObjectID],
+    private func readRows(table: String, keys: SQLiteKeyList, wanted: [PrimaryKey: NSManagedObjectID],
                           into found: inout [StoreSnapshot]) throws {
         store.recordQueryCount += 1
         let queries = store.recordQueries, mapping = store.mapping!
@@ -135,7 +135,7 @@ struct SQLiteRecordReader {
         else { return }
         let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
         try statement.forEachRow {
-            guard let pk = columns.integer(plan.primaryKeyPosition), let id = wanted[pk] else { return }
+            guard let pk = columns.integer(plan.primaryKeyPosition), let id = wanted[PrimaryKey(pk)] else { return }
             // A table holds an entity and its sub-entities: rows of another entity take its reads.
             if plan.reads.description !== id.entity {
                 guard let other = queries.plan(table: table, columnNames: columnNames, entity: id.entity,

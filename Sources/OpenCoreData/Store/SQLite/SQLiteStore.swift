@@ -147,6 +147,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             }
         }
         var found: [ObjectKey: StoreSnapshot] = [:]
+        found.reserveCapacity(ids.count)
         var missing: [NSManagedObjectID] = []
         for id in ids where id.storeIdentifier == identifier && id.primaryKey != nil {
             if let snapshot = prefetched.removeValue(forKey: ObjectKey(id)) { found[id] = snapshot } else { missing.append(id) }
