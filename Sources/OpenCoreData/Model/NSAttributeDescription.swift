@@ -57,7 +57,8 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
 
     /// The bounds and pattern of Xcode's validation settings, as the model file
     /// states them. The context checks values against them at save.
-    public var validationRules = AttributeValidationRules() {
+    // Read for every attribute of every saved object; written only while the model is edited.
+    @exclusivity(unchecked) public var validationRules = AttributeValidationRules() {
         willSet { ensureEditable("validation rules of \(name)") }
     }
 

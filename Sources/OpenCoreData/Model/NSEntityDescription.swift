@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An entity: the description of one kind of managed object, its properties
 /// and its place in an inheritance tree (Apple's NSEntityDescription).
 ///
@@ -9,7 +11,13 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
     public var name: String? { willSet { ensureEditable("the name of entity \(name ?? "")") } }
 
     /// The class name the model states, if any (`managedObjectClassName` defaults it).
-    private(set) var explicitClassName: String?
+    private(set) var explicitClassName: String? {
+        didSet { ManagedObjectClasses.forgetResolvedClass(of: self) }
+    }
+
+    /// The class `ManagedObjectClasses.objectClass(for:)` resolved the class name to, with the
+    /// registration generation it was resolved at (see there).
+    let resolvedObjectClass = Atomic(WordPair(first: 0, second: 0))
 
     /// The name of the class of the entity's objects; `NSManagedObject` unless set.
     public var managedObjectClassName: String! {
@@ -104,6 +112,11 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
     /// The properties a value can fail validation on (see `hasValidationRules`).
     var validatedProperties: [NSPropertyDescription] {
         frozen?.validatedProperties ?? properties.filter(\.hasValidationRules)
+    }
+
+    /// The slots (`slotLayout`) of `validatedProperties`: the properties a check can fail.
+    var validatedSlots: SlotSet {
+        frozen?.validatedSlots ?? SlotSet(properties.indices.filter { properties[$0].hasValidationRules })
     }
 
     /// The slots (`slotLayout`) of the validated properties whose one rule
@@ -229,6 +242,8 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         let defaultedAttributes: [NSAttributeDescription]
         let transientAttributes: [NSAttributeDescription]
         let validatedProperties: [NSPropertyDescription]
+        /// The slots (`slotLayout`) of `validatedProperties`.
+        let validatedSlots: SlotSet
         let valueRequiredSlots: SlotSet
         let derivedAttributes: [NSDerivedAttributeDescription]
         let slotLayout: PropertySlotLayout
@@ -250,6 +265,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             defaultedAttributes = attributesByName.values.filter { $0.defaultValue != nil }
             transientAttributes = attributesByName.values.filter(\.isTransient)
             validatedProperties = properties.filter(\.hasValidationRules)
+            validatedSlots = SlotSet(properties.indices.filter { properties[$0].hasValidationRules })
             valueRequiredSlots = SlotSet(properties.indices.filter { properties[$0].onlyRequiresAValue })
             derivedAttributes = properties.compactMap { $0 as? NSDerivedAttributeDescription }
             slotLayout = PropertySlotLayout(properties)

@@ -14,6 +14,8 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     public private(set) var isEditable = true
     /// What the store layer derives from the frozen model once (ModelDerivedValues.swift).
     let derivedValues = ModelDerivedValues()
+    /// The entity of each class `init(context:)` made an object of (ManagedObjectClasses.swift).
+    let entitiesByClass = Locked<[ObjectIdentifier: NSEntityDescription]>([:])
 
     /// The model's entities. Setting it makes this model their owner.
     public var entities: [NSEntityDescription] {

@@ -60,7 +60,8 @@ open class NSPropertyDescription: NSObject, NSCopying, ModelEditing, @unchecked 
 
     /// Validation predicates, stored untyped because the model layer sits below
     /// the predicate layer; `validationPredicates` (Predicate/) gives them typed.
-    var validationPredicateStorage: [AnyObject] = []
+    // Read for every property of every saved object; written only while the model is edited.
+    @exclusivity(unchecked) var validationPredicateStorage: [AnyObject] = []
     /// The warnings that go with `validationPredicateStorage`, index by index.
     public internal(set) var validationWarnings: [Any] = []
 

@@ -72,6 +72,7 @@ final class PropertySlotLayout: @unchecked Sendable {
 
     /// The slot of the property named `key`, nil when the entity has none.
     /// A key spelled as in code costs no hashing (`PropertyKeyTable`).
+    @inline(__always)
     func slot(forKey key: String) -> Int? {
         keyTable.slot(forKey: key) ?? slotsByName[key]
     }

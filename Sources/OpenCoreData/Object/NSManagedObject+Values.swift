@@ -129,6 +129,10 @@ extension NSManagedObject {
     // MARK: Internals shared with the context
 
     func property(named key: String) -> NSPropertyDescription {
+        // Through the layout's key table (no hashing for a key spelled as in code): a subclass's
+        // validation asks this for every property of every saved object.
+        let layout = values.layout
+        if let slot = layout.slot(forKey: key) { return layout.properties[slot] }
         guard let property = entity.propertiesByName[key] else {
             preconditionFailure("[<\(Swift.type(of: self)) \(objectID)> valueForUndefinedKey:]: the entity \(entity.name ?? "") is not key value coding-compliant for the key \"\(key)\".")
         }

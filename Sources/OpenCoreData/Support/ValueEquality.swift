@@ -9,8 +9,9 @@ enum ValueEquality {
         // object. Unequal ones still go through the casts, which decide them as before.
         if let l = lhs, let r = rhs, case let valueType = type(of: l), valueType == type(of: r) {
             if sameTypeEqual(l, r, valueType) { return true }
-            // A class cast, where `as AnyObject` (below) goes through the bridging machinery.
-            if valueType is AnyClass, let l = l as? NSObject, l === r as? NSObject { return true }
+            // One object twice: compared by the references the two containers hold, where
+            // `as? NSObject` cost two dynamic casts (and `as AnyObject`, below, the bridging machinery).
+            if valueType is AnyClass, reference(in: l) == reference(in: r) { return true }
         }
         switch (ValueCoercion.unwrapped(lhs), ValueCoercion.unwrapped(rhs)) {
         case (nil, nil): return true
@@ -35,7 +36,8 @@ enum ValueEquality {
     /// Whether `l` and `r`, both of `type`, are equal by the type's own
     /// `==`; false for unequal values and for types not listed.
     private static func sameTypeEqual(_ l: Any, _ r: Any, _ type: Any.Type) -> Bool {
-        func same<T: Equatable>(_: T.Type) -> Bool { l as! T == r as! T }
+        // Read from the containers (`SlotValue.unboxed`), where `as!` was a dynamic cast each.
+        func same<T: Equatable>(_: T.Type) -> Bool { (SlotValue.unboxed(l) as T) == (SlotValue.unboxed(r) as T) }
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(Int64.self): return same(Int64.self)
         case ObjectIdentifier(Int32.self): return same(Int32.self)
@@ -52,6 +54,12 @@ enum ValueEquality {
         case ObjectIdentifier(URL.self): return same(URL.self)
         default: return false
         }
+    }
+
+    /// The object reference an `Any` holding a class instance keeps in its
+    /// first word (whatever static type it was stored as).
+    private static func reference(in value: Any) -> UnsafeRawPointer? {
+        withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }
     }
 
     static func equalDictionaries(_ lhs: [AnyHashable: Any]?, _ rhs: [AnyHashable: Any]?) -> Bool {
