@@ -5,8 +5,15 @@ import OpenCoreData
 /// would. Their SQLite layout is GraphData's (ZALBUM = 1, ZPHOTO = 2) and the
 /// ten-integer table ZITEM, so every system reads and writes the same rows.
 enum OCDModels {
-    static let graph: NSManagedObjectModel = {
-        let album = NSEntityDescription(name: "Album"), photo = NSEntityDescription(name: "Photo")
+    static let graph = graphModel(albumClass: nil, photoClass: nil)
+
+    /// `graph` with the entities' objects of their own classes, as most applications' models have them.
+    static let graphWithClasses = graphModel(albumClass: String(reflecting: BenchAlbum.self),
+                                             photoClass: String(reflecting: BenchPhoto.self))
+
+    private static func graphModel(albumClass: String?, photoClass: String?) -> NSManagedObjectModel {
+        let album = NSEntityDescription(name: "Album", className: albumClass)
+        let photo = NSEntityDescription(name: "Photo", className: photoClass)
         let photos = NSRelationshipDescription(name: "photos", destination: photo, toMany: true, deleteRule: .cascadeDeleteRule)
         let albumOf = NSRelationshipDescription(name: "album", destination: album)
         photos.inverseRelationship = albumOf
@@ -20,7 +27,7 @@ enum OCDModels {
         let model = NSManagedObjectModel()
         model.entities = [album, photo]
         return model
-    }()
+    }
 
     static let items: NSManagedObjectModel = {
         let item = NSEntityDescription(name: "Item")
@@ -40,3 +47,8 @@ enum OCDModels {
         return context
     }
 }
+
+/// The classes of `OCDModels.graphWithClasses`, as Xcode generates them (without accessors: the
+/// workloads use key-value coding, as the plain graph's do).
+final class BenchAlbum: NSManagedObject {}
+final class BenchPhoto: NSManagedObject {}

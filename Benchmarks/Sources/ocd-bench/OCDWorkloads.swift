@@ -14,18 +14,32 @@ enum OCDWorkloads {
         try insertGraph(photos, url, options: [NSPersistentHistoryTrackingKey: true as NSNumber])
     }
 
-    private static func insertGraph(_ photos: Int, _ url: URL, options: [AnyHashable: Any]?) throws {
-        let context = try OCDModels.context(OCDModels.graph, url, options: options)
+    /// insert-graph with objects of their own classes, each made with `init(context:)`.
+    static func insertGraphWithClasses(_ photos: Int, _ url: URL) throws {
+        try insertGraph(photos, url, options: nil, model: OCDModels.graphWithClasses,
+                        album: { BenchAlbum(context: $0) }, photo: { BenchPhoto(context: $0) })
+    }
+
+    private static func insertGraph(
+        _ photos: Int, _ url: URL, options: [AnyHashable: Any]?, model: NSManagedObjectModel = OCDModels.graph,
+        album newAlbum: (NSManagedObjectContext) -> NSManagedObject = {
+            NSEntityDescription.insertNewObject(forEntityName: "Album", into: $0)
+        },
+        photo newPhoto: (NSManagedObjectContext) -> NSManagedObject = {
+            NSEntityDescription.insertNewObject(forEntityName: "Photo", into: $0)
+        }
+    ) throws {
+        let context = try OCDModels.context(model, url, options: options)
         try context.performAndWait {
             let albums = (0..<GraphData.albumCount(photos)).map { i in
-                let album = NSEntityDescription.insertNewObject(forEntityName: "Album", into: context)
+                let album = newAlbum(context)
                 album.setValue(GraphData.name(i), forKey: "name")
                 album.setValue(Date(timeIntervalSinceReferenceDate: 700_000_000), forKey: "creationDate")
                 return album
             }
             for i in 0..<photos {
                 let p = GraphData.photo(i, photos: photos)
-                let photo = NSEntityDescription.insertNewObject(forEntityName: "Photo", into: context)
+                let photo = newPhoto(context)
                 photo.setValue(p.name, forKey: "name")
                 photo.setValue(Int64(p.rating), forKey: "rating")
                 photo.setValue(Int64(p.fileSize), forKey: "fileSize")
@@ -38,9 +52,19 @@ enum OCDWorkloads {
     }
 
     static func fetchGraph(_ photos: Int, _ url: URL) throws {
-        let context = try OCDModels.context(OCDModels.graph, url)
+        try fetchGraph(photos, url, model: OCDModels.graph, as: NSManagedObject.self)
+    }
+
+    /// fetch-graph with objects of their own classes, fetched as `BenchPhoto`.
+    static func fetchGraphWithClasses(_ photos: Int, _ url: URL) throws {
+        try fetchGraph(photos, url, model: OCDModels.graphWithClasses, as: BenchPhoto.self)
+    }
+
+    private static func fetchGraph<Photo: NSManagedObject>(_ photos: Int, _ url: URL, model: NSManagedObjectModel,
+                                                           as: Photo.Type) throws {
+        let context = try OCDModels.context(model, url)
         try context.performAndWait {
-            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            let request = NSFetchRequest<Photo>(entityName: "Photo")
             request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
             request.returnsObjectsAsFaults = false
             var bytes = 0
