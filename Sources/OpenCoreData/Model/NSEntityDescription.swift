@@ -12,7 +12,8 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
 
     /// The class name the model states, if any (`managedObjectClassName` defaults it).
     private(set) var explicitClassName: String? {
-        didSet { ManagedObjectClasses.forgetResolvedClass(of: self) }
+        // A new name resolves anew (the generation 0 matches none).
+        didSet { resolvedObjectClass.store(WordPair(first: 0, second: 0), ordering: .releasing) }
     }
 
     /// The class `ManagedObjectClasses.objectClass(for:)` resolved the class name to, with the

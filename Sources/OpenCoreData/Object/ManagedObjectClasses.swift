@@ -56,11 +56,6 @@ enum ManagedObjectClasses {
         return type
     }
 
-    /// Forgets the class resolved for `entity`, whose class name changed.
-    static func forgetResolvedClass(of entity: NSEntityDescription) {
-        entity.resolvedObjectClass.store(WordPair(first: 0, second: 0), ordering: .releasing)
-    }
-
     private static func resolveObjectClass(for entity: NSEntityDescription) -> NSManagedObject.Type {
         let name = entity.managedObjectClassName ?? "NSManagedObject"
         if name == "NSManagedObject" { return NSManagedObject.self }

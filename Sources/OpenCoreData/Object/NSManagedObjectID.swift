@@ -92,17 +92,16 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// The ID `value` holds as a reference typed `NSManagedObjectID` or `NSObject` (how `==` of sets and
-    /// dictionaries of IDs passes it), read from the `Any`'s buffer: `as?` asked the runtime's dynamic cast,
-    /// ~350 instructions a comparison. Nil for anything else, which `as?` then looks at.
+    /// dictionaries of IDs passes it), read from the `Any` (`AnyContainer`): `as?` asked the runtime's
+    /// dynamic cast, ~350 instructions a comparison. Nil for anything else, which `as?` then looks at.
     @inline(__always)
     private static func id(in value: Any) -> NSManagedObjectID? {
         guard Swift.type(of: value) == NSManagedObjectID.self else { return nil }
-        return withUnsafePointer(to: value) { container in
-            let raw = UnsafeRawPointer(container)
-            let stored = raw.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
-            guard stored == unsafeBitCast(NSManagedObjectID.self as Any.Type, to: UnsafeRawPointer.self)
-                    || stored == unsafeBitCast(NSObject.self as Any.Type, to: UnsafeRawPointer.self) else { return nil }
-            return raw.load(as: NSManagedObjectID.self)
+        return AnyContainer.read(value) { container in
+            guard container.isStored(as: NSManagedObjectID.self) || container.isStored(as: NSObject.self) else {
+                return nil
+            }
+            return container.load(as: NSManagedObjectID.self)
         }
     }
 

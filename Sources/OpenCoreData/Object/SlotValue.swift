@@ -76,24 +76,11 @@ enum SlotValue {
 
     /// `value`, whose dynamic type the caller checked is exactly `T`: copied
     /// out of the `Any`'s own buffer when the container holds a `T` itself,
-    /// where `as!` asked the runtime's dynamic cast (~200 instructions).
-    ///
-    /// Swift's `Any` is three words of value buffer and the stored type's
-    /// metadata; a value of at most three words that moves bitwise (every
-    /// typed case's type) lies in the buffer, at its start. An `Any` made in
-    /// generic code from another `Any` stores that inner container out of
-    /// line, and `type(of:)` looks through it, so the stored metadata is
-    /// checked before the buffer is read. `load` copies (a string's storage
-    /// is retained).
+    /// where `as!` asked the runtime's dynamic cast (~200 instructions); see `AnyContainer`.
     @inline(__always)
     static func unboxed<T>(_ value: Any) -> T {
         assert(Swift.type(of: value) == T.self && MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size)
-        return withUnsafePointer(to: value) { container in
-            let raw = UnsafeRawPointer(container)
-            let stored = raw.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
-            guard stored == unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self) else { return value as! T }
-            return raw.load(as: T.self)
-        }
+        return AnyContainer.read(value) { $0.isStored(as: T.self) ? $0.load(as: T.self) : value as! T }
     }
 
     /// The slot form of a value of `property` given as `Any` (cold paths

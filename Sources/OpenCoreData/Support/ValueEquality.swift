@@ -11,7 +11,7 @@ enum ValueEquality {
             if sameTypeEqual(l, r, valueType) { return true }
             // One object twice: compared by the references the two containers hold, where
             // `as? NSObject` cost two dynamic casts (and `as AnyObject`, below, the bridging machinery).
-            if valueType is AnyClass, reference(in: l) == reference(in: r) { return true }
+            if valueType is AnyClass, firstWord(of: l) == firstWord(of: r) { return true }
         }
         switch (ValueCoercion.unwrapped(lhs), ValueCoercion.unwrapped(rhs)) {
         case (nil, nil): return true
@@ -56,10 +56,10 @@ enum ValueEquality {
         }
     }
 
-    /// The object reference an `Any` holding a class instance keeps in its
-    /// first word (whatever static type it was stored as).
-    private static func reference(in value: Any) -> UnsafeRawPointer? {
-        withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }
+    /// The reference an `Any` holding a class instance keeps in its first
+    /// word, or the address of the box that holds it (`AnyContainer`).
+    private static func firstWord(of value: Any) -> UnsafeRawPointer? {
+        AnyContainer.read(value) { $0.load(as: UnsafeRawPointer?.self) }
     }
 
     static func equalDictionaries(_ lhs: [AnyHashable: Any]?, _ rhs: [AnyHashable: Any]?) -> Bool {
