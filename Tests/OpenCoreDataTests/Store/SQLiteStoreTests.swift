@@ -301,17 +301,24 @@ extension SQLiteStoreTests {
 }
 
 extension SQLiteStoreTests {
+    /// A store in a new file that waits 0.2 s for a lock held elsewhere
+    /// (NSPersistentStoreTimeoutOption), and a second connection to the file
+    /// that can hold a transaction across calls.
+    static func storeWithOtherConnection() throws -> (NSPersistentStoreCoordinator, DatabaseQueue) {
+        let url = TestStack.temporaryStoreURL()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model())
+        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [NSPersistentStoreTimeoutOption: 0.2])
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        return (coordinator, try DatabaseQueue(path: url.path, configuration: configuration))
+    }
+
     /// A save waits NSPersistentStoreTimeoutOption seconds for a lock held
     /// elsewhere, then fails with 134090 and changes nothing.
     @Test func lockedFileTimesOut() throws {
-        let url = TestStack.temporaryStoreURL()
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model())
-        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [NSPersistentStoreTimeoutOption: 0.2])
+        let (coordinator, other) = try Self.storeWithOtherConnection()
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
-        var configuration = Configuration()
-        configuration.allowsUnsafeTransactions = true // to hold the lock across calls
-        let other = try DatabaseQueue(path: url.path, configuration: configuration)
         try other.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
         _ = TestStack.insert("Box", into: context, ["name": "waits"])
         let start = Date()
@@ -320,5 +327,59 @@ extension SQLiteStoreTests {
         try other.inDatabase { try $0.execute(sql: "ROLLBACK") }
         try context.save()
         #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Box")) == 1)
+    }
+}
+
+extension SQLiteStoreTests {
+    /// The record operations read on the pool's writer connection between
+    /// the coordinator's operations (SQLiteStore.readOneQuery). In WAL mode
+    /// such a read neither waits for another connection's open write
+    /// transaction nor sees it, and a read leaves no statement open that
+    /// would keep the connection on an old state of the file: after the
+    /// other connection commits, fetches, counts and faults see its rows.
+    @Test func readsSeeCommittedRowsWhileAnotherConnectionWrites() throws {
+        // A read that waited for the other connection's lock would fail after 0.2 s (134090).
+        let (coordinator, other) = try Self.storeWithOtherConnection()
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let id = try context.performAndWait {
+            let box = TestStack.insert("Box", into: context, ["name": "before"])
+            try context.save()
+            return box.objectID
+        }
+        try other.inDatabase { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try db.execute(sql: "UPDATE ZBOX SET ZNAME = 'after', Z_OPT = Z_OPT + 1")
+            try db.execute(sql: """
+                INSERT INTO ZBOX (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT MAX(Z_PK) + 1, Z_ENT, 1, 'second' FROM ZBOX
+                """)
+        }
+        func names(_ context: NSManagedObjectContext) throws -> [String] {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Box")
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+            request.returnsObjectsAsFaults = false
+            return try context.fetch(request).map { $0.value(forKey: "name") as! String }
+        }
+        let during = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        during.persistentStoreCoordinator = coordinator
+        let seenDuring = try during.performAndWait {
+            (try names(during), try during.count(for: NSFetchRequest<NSManagedObject>(entityName: "Box")))
+        }
+        #expect(seenDuring.0 == ["before"] && seenDuring.1 == 1)
+        try other.inDatabase { try $0.execute(sql: "COMMIT") }
+        let after = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        after.persistentStoreCoordinator = coordinator
+        let seenAfter = try after.performAndWait {
+            (try names(after), try after.count(for: NSFetchRequest<NSManagedObject>(entityName: "Box")))
+        }
+        #expect(seenAfter.0 == ["after", "second"] && seenAfter.1 == 2)
+        // A fault fired alone reads the committed row too (the row cache holds the newer version now).
+        let faulting = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        faulting.persistentStoreCoordinator = coordinator
+        let fault = faulting.performAndWait {
+            let box = faulting.object(with: id)
+            return (box.isFault, box.value(forKey: "name") as? String)
+        }
+        #expect(fault.0 && fault.1 == "after")
     }
 }

@@ -66,7 +66,7 @@ struct SQLiteFetchExecution {
         // (SQLite matches the index entry and reads the table's value): such a
         // row is not one of the fetched entities, whatever the WHERE said.
         let fetched = request.includesSubentities ? entity.numbers : entity.number...entity.number
-        let (keys, snapshots) = try store.reader.read { db in
+        let (keys, snapshots) = try store.readOneQuery { db in
             var keys = SelectedKeys(store: store, numbers: fetched)
             var snapshots: [StoreSnapshot] = []
             let reader = SQLiteRecordReader(store: store, db: db)

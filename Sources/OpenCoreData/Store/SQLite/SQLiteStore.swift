@@ -4,10 +4,12 @@ import GRDB
 /// Data lays it out (``SQLiteSchema``), so stores move between Apple
 /// platforms and Linux.
 ///
-/// Reads go through a GRDB `DatabasePool` in WAL mode (readers do not wait
-/// for the writer), each save is one write transaction, and fetches run as
-/// SQL with bound parameters. The coordinator calls the record operations one
-/// at a time, so the store keeps no lock of its own.
+/// The file is open as a GRDB `DatabasePool` in WAL mode, each save is one
+/// write transaction, and fetches run as SQL with bound parameters. The
+/// coordinator calls the record operations one at a time, so the store keeps
+/// no lock of its own, and they read on the pool's writer connection, idle
+/// between them (``readOneQuery(_:)``); the pool's readers serve history
+/// and migration reads, and snapshots serve query generations.
 final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     override var type: String { NSSQLiteStoreType }
 
@@ -63,7 +65,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         // The file's tables, read once for every check below; again after a migration changed them.
         var schema: SQLiteFileSchema?
         try translatingErrors {
-            if var existing = try readOnOpen({ db in
+            if var existing = try readInTransaction({ db in
                 let current = try SQLiteFileSchema(db)
                 schema = current
                 return try SQLiteMetadata.read(db, schema: current)
@@ -75,7 +77,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                     existing = migrated
                     schema = nil
                 }
-                try readOnOpen { db in
+                try readInTransaction { db in
                     let current = try schema ?? SQLiteFileSchema(db)
                     schema = current
                     // An existing file's many-to-many pairs are read where the file holds them.
@@ -93,7 +95,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                 }
                 return
             }
-            guard try !readOnOpen(SQLiteStoreSetup.hasTables) else {
+            guard try !readInTransaction(SQLiteStoreSetup.hasTables) else {
                 throw NSError.coreData(NSPersistentStoreInvalidTypeError, "\(url.lastPathComponent) is an SQLite file but not a Core Data store.",
                                        userInfo: [NSFilePathErrorKey: url.path])
             }
@@ -107,19 +109,6 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         try openHistory(schema: schema)
     }
 
-    /// `body` in one read transaction on the writer connection: the reads of
-    /// opening a store do not open a `DatabasePool`'s reader connection, which
-    /// the first fetch opens when it needs it.
-    private func readOnOpen<T>(_ body: (Database) throws -> T) throws -> T {
-        try database.writeWithoutTransaction { db in
-            var result: T?
-            try db.inTransaction(.deferred) {
-                result = try body(db)
-                return .commit
-            }
-            return result!
-        }
-    }
 
     // MARK: Record operations
 
@@ -156,7 +145,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         let wanted = batches.widened(missing)
         let read = { (db: Database) in try SQLiteRecordReader(store: self, db: db).snapshots(for: wanted) }
         var loaded = try translatingErrors {
-            try SQLiteRecordReader.readsInOneQuery(wanted, mapping: mapping) ? readOneQuery(read) : reader.read(read)
+            try SQLiteRecordReader.readsInOneQuery(wanted, mapping: mapping)
+                ? readOneQuery(read) : readInTransaction(read)
         }
         for id in missing { found[id] = loaded.removeValue(forKey: ObjectKey(id)) }
         debugLog?.fulfilledFromDatabase(missing)
@@ -187,7 +177,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                                                                      readingRecords: readingRecords)
         }
         let (byKey, records) = try translatingErrors {
-            try owners.count <= SQLiteKeyList.maximumCount ? readOneQuery(read) : reader.read(read)
+            try owners.count <= SQLiteKeyList.maximumCount ? readOneQuery(read) : readInTransaction(read)
         }
         var found: [ObjectKey: [NSManagedObjectID]] = [:]
         for owner in owners { if let destinations = byKey[owner.primaryKey!] { found[owner] = destinations } }
@@ -237,7 +227,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         } catch let stale as StaleRecords {
             files.rolledBack()
             let current = try translatingErrors {
-                try database.read { try SQLiteRecordReader(store: self, db: $0).snapshots(for: stale.ids) }
+                try readInTransaction { try SQLiteRecordReader(store: self, db: $0).snapshots(for: stale.ids) }
             }
             throw StoreVersionConflict(records: stale.ids.map { id in
                 .init(objectID: id, persisted: current[ObjectKey(id)])
@@ -391,17 +381,39 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// The read transactions of the query generation the current read is pinned to, by store identity.
     @TaskLocal static var pinnedReads: [ObjectIdentifier: DatabaseSnapshot]?
 
-    /// Where reads go: the pinned generation's snapshot of this store, or the current database.
-    var reader: any DatabaseReader { Self.pinnedReads?[ObjectIdentifier(self)] ?? database }
-
-    /// Runs `body`, which runs at most one query, on the current database
-    /// without the transaction `read(_:)` opens around it (or in the pinned
-    /// generation's snapshot). A lone SELECT is a transaction of its own in
-    /// SQLite, so it sees one state of the file either way; the BEGIN and
-    /// COMMIT cost ~36k instructions, a quarter of firing one fault.
+    /// Runs `body`, which runs at most one query, on the writer connection
+    /// outside a transaction (or in the pinned generation's snapshot). A lone
+    /// SELECT is a transaction of its own in SQLite, so it sees one state of
+    /// the file; the BEGIN and COMMIT of a read transaction cost ~36k instructions.
+    ///
+    /// Why the writer and not one of the `DatabasePool`'s readers: the
+    /// coordinator runs its stores' operations one at a time
+    /// (`performStoreAccess`), so the writer is idle whenever a record
+    /// operation reads, and in WAL mode a read on it waits for no other
+    /// connection. A reader of the pool costs ~33k instructions more per read
+    /// (taking it from the pool instantiates a generic key path each time, and
+    /// it checks the schema version), half of firing a fault alone; and a
+    /// store that reads only this way never opens a reader connection.
     func readOneQuery<T>(_ body: (Database) throws -> T) throws -> T {
         if let pinned = Self.pinnedReads?[ObjectIdentifier(self)] { return try pinned.read(body) }
-        return try database.unsafeRead(body)
+        return try database.unsafeReentrantWrite(body)
+    }
+
+    /// `body` in one read transaction: on the pinned generation's snapshot,
+    /// or on the writer connection for the reasons `readOneQuery(_:)` gives.
+    /// Inside a write of this store (none of its record operations reads
+    /// there today) `body` runs in that write's transaction.
+    func readInTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        if let pinned = Self.pinnedReads?[ObjectIdentifier(self)] { return try pinned.read(body) }
+        return try database.unsafeReentrantWrite { db in
+            guard !db.isInsideTransaction else { return try body(db) }
+            var result: T?
+            try db.inTransaction(.deferred) {
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        }
     }
 
     /// A read transaction kept open on the store's current data, for a query generation; nil when the store is
