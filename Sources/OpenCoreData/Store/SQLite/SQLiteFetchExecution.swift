@@ -52,13 +52,19 @@ struct SQLiteFetchExecution {
         }
     }
 
-    /// The selected IDs in order, and the records read with them.
-    func run() throws -> StoreFetchResult {
+    /// The selected IDs in order, and the records read with them. With
+    /// `sortingRecords`, records read in no window are sorted in memory
+    /// where ``SQLiteRecordSort`` can (else, or when a row's values do not
+    /// order as its columns, by SQL).
+    func run(sortingRecords: Bool = true) throws -> StoreFetchResult {
         guard let entity = store.mapping.entity(fetch.entity) else { return StoreFetchResult(ids: StoreObjectIDs([])) }
         let request = fetch.request
         var plan = plan(entity, sorted: true)
         let prefetches = !plan.inMemory && request.resultType == .managedObjectResultType && request.includesPropertyValues
             && request.fetchBatchSize == 0
+        var recordSort = prefetches && !plan.windowed && sortingRecords
+            ? SQLiteRecordSort(request.sortDescriptors ?? [], entity: entity) : nil
+        if recordSort != nil { plan = self.plan(entity, sorted: false) }
         // Prefetching selects the rows' columns too, so the records come with
         // the IDs instead of from a second pass over the result's keys.
         if prefetches { plan.sql = Self.selectIDs + ", t0.*" + plan.sql.dropFirst(Self.selectIDs.count) }
@@ -66,12 +72,13 @@ struct SQLiteFetchExecution {
         // (SQLite matches the index entry and reads the table's value): such a
         // row is not one of the fetched entities, whatever the WHERE said.
         let fetched = request.includesSubentities ? entity.numbers : entity.number...entity.number
-        let (keys, snapshots) = try store.readOneQuery { db in
+        let read = try store.readOneQuery { db -> (SelectedKeys, [StoreSnapshot])? in
             var keys = SelectedKeys(store: store, numbers: fetched)
             var snapshots: [StoreSnapshot] = []
             let reader = SQLiteRecordReader(store: store, db: db)
             let statement = try db.makeStatement(sql: plan.sql)
             let layout = SQLiteRowLayout(columnNames: statement.columnNames)
+            if recordSort != nil, !recordSort!.locateColumns(statement.columnNames) { return nil }
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
             while try rows.next() != nil {
@@ -82,13 +89,21 @@ struct SQLiteFetchExecution {
                           let reads = layout.reads(number: number, in: store.mapping) else { continue }
                     let id = NSManagedObjectID(family: family, key: .permanent(pk))
                     guard let snapshot = reader.snapshot(of: id, from: columns, reads: reads) else { continue }
+                    if let recordSort, !recordSort.columnsOrderAsRead(statement.sqliteStatement, record: snapshot) {
+                        return nil
+                    }
                     snapshots.append(snapshot)
                 } else {
                     keys.append(pk: pk, entityNumber: number)
                 }
             }
+            if let recordSort {
+                recordSort.sort(&snapshots)
+                store.recordSortCount += 1
+            }
             return (keys, snapshots)
         }
+        guard let (keys, snapshots) = read else { return try run(sortingRecords: false) }
         // The records' IDs serve as the result's, instead of a second ID per row.
         if prefetches {
             let ids = StoreObjectIDs(count: snapshots.count) { snapshots[$0].objectID }

@@ -41,6 +41,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// How many `SELECT … WHERE Z_PK IN (…)` record reads the store has run
     /// (one per table and chunk of keys); for tests of batched loading.
     var recordQueryCount = 0
+    /// How many fetches sorted their records in memory (``SQLiteRecordSort``)
+    /// instead of by SQL; for tests of which way a fetch went.
+    var recordSortCount = 0
     /// How many to-many reads (`destinations(of:via:)` queries, one per chunk
     /// of owners) the store has run; for tests of to-many faults.
     var toManyQueryCount = 0
