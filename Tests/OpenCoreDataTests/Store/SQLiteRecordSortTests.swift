@@ -12,7 +12,8 @@ import GRDB
         let item = NSEntityDescription(name: "Item"), special = NSEntityDescription(name: "Special")
         item.subentities = [special]
         item.properties = [
-            TestStack.attribute("name", .stringAttributeType), TestStack.attribute("rank", .integer16AttributeType),
+            TestStack.attribute("name", .stringAttributeType), TestStack.attribute("code", .stringAttributeType),
+            TestStack.attribute("rank", .integer16AttributeType),
             TestStack.attribute("big", .integer64AttributeType), TestStack.attribute("flag", .booleanAttributeType),
             TestStack.attribute("score", .doubleAttributeType), TestStack.attribute("single", .floatAttributeType),
             TestStack.attribute("when", .dateAttributeType),
@@ -29,7 +30,10 @@ import GRDB
                         "e\u{301}mile", "\u{E000}x", "\u{FF21}", "😀", "a-12", "a-2", "photo 10", "photo 9",
                         "photo 100", "photo 10a", "photo 10a é"]
 
-    static func keys() -> [String] { ["name", "rank", "big", "flag", "score", "single", "when"] }
+    /// ASCII only, so that their leading words order them (SQLiteSortColumn.word): shared prefixes, prefixes of others.
+    static let codes = ["", "a", "A", "ab", "abcdefgh", "abcdefghi", "abcdefgh0", "abcdefg", "b~", "b ", "Zz"]
+
+    static func keys() -> [String] { ["name", "code", "rank", "big", "flag", "score", "single", "when"] }
 
     /// `count` items and specials with random values, some nil, saved; the context is reset.
     static func store(count: Int, seed: UInt64) throws -> (NSManagedObjectContext, SQLiteStore) {
@@ -42,10 +46,12 @@ import GRDB
                     Int.random(in: 0..<8, using: &random) == 0 ? nil : value()
                 }
                 object.setValue(maybe(names.randomElement(using: &random)!), forKey: "name")
+                object.setValue(maybe(codes.randomElement(using: &random)!), forKey: "code")
                 object.setValue(maybe(Int16.random(in: -3...3, using: &random)), forKey: "rank")
                 object.setValue(maybe(Int64.random(in: Int64.max - 4...Int64.max, using: &random)), forKey: "big")
                 object.setValue(maybe(Bool.random(using: &random)), forKey: "flag")
-                object.setValue(maybe(Double(Int.random(in: -4...4, using: &random)) / 2), forKey: "score")
+                object.setValue(maybe([-0.0, 0.0, -1e300, 1e300, -2, -0.5, 0.5, 2, 3].randomElement(using: &random)!),
+                                forKey: "score")
                 object.setValue(maybe(Float(Int.random(in: -4...4, using: &random)) / 4), forKey: "single")
                 let seconds = Double(Int.random(in: 0...5, using: &random)) * 0.5
                 object.setValue(maybe(Date(timeIntervalSinceReferenceDate: seconds)), forKey: "when")

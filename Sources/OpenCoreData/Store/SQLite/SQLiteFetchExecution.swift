@@ -62,7 +62,7 @@ struct SQLiteFetchExecution {
         var plan = plan(entity, sorted: true)
         let prefetches = !plan.inMemory && request.resultType == .managedObjectResultType && request.includesPropertyValues
             && request.fetchBatchSize == 0
-        var recordSort = prefetches && !plan.windowed && sortingRecords
+        let recordSort = prefetches && !plan.windowed && sortingRecords
             ? SQLiteRecordSort(request.sortDescriptors ?? [], entity: entity) : nil
         if recordSort != nil { plan = self.plan(entity, sorted: false) }
         // Prefetching selects the rows' columns too, so the records come with
@@ -78,7 +78,7 @@ struct SQLiteFetchExecution {
             let reader = SQLiteRecordReader(store: store, db: db)
             let statement = try db.makeStatement(sql: plan.sql)
             let layout = SQLiteRowLayout(columnNames: statement.columnNames)
-            if recordSort != nil, !recordSort!.locateColumns(statement.columnNames) { return nil }
+            if let recordSort, !recordSort.locateColumns(statement.columnNames) { return nil }
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
             while try rows.next() != nil {

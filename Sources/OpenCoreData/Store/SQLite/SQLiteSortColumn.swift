@@ -24,6 +24,8 @@ struct SQLiteSortColumn {
     /// zero-padded: unequal prefixes order two ASCII strings without a NUL
     /// (``SQLiteRecordSort`` takes strings read whole, so none has one).
     private let prefixes: UnsafeMutablePointer<UInt64>?
+    /// Whether every string is ASCII: then `word(_:)` orders them by their prefixes.
+    private let allASCII: Bool
 
     /// The values of rows `0..<count` (`value(row)`) as a column of `kind`; none is NULL.
     init(_ kind: Kind, ascending: Bool, count: Int, value: (Int) -> SlotValue) {
@@ -50,26 +52,49 @@ struct SQLiteSortColumn {
             }
         }
         guard kind == .string else {
-            (bytes, isASCII, prefixes) = (nil, nil, nil)
+            (bytes, isASCII, prefixes, allASCII) = (nil, nil, nil, false)
             return
         }
         numbers[count] = Int64(byteCount)
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(byteCount, 1)), offsets = numbers
         let ascii = UnsafeMutablePointer<Bool>.allocate(capacity: count)
         let prefix = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
+        var allASCII = true
         for row in 0..<count {
             ascii[row] = true
             prefix[row] = 0
             guard case .string(var string) = value(row) else { continue }
             string.withUTF8 { utf8 in
                 ascii[row] = SQLiteCompareCollation.isASCII(UnsafeRawBufferPointer(utf8), from: 0)
+                allASCII = allASCII && ascii[row]
                 for index in 0..<min(utf8.count, 8) { prefix[row] |= UInt64(utf8[index]) << UInt64(56 - 8 * index) }
                 if let base = utf8.baseAddress {
                     (buffer + Int(offsets[row])).initialize(from: base, count: utf8.count)
                 }
             }
         }
-        (bytes, isASCII, prefixes) = (buffer, ascii, prefix)
+        (bytes, isASCII, prefixes, self.allASCII) = (buffer, ascii, prefix, allASCII)
+    }
+
+    /// A number whose ascending order agrees with the ascending order of the
+    /// rows (two rows with unequal words are in their words' order; equal
+    /// words decide nothing): 0 for NULL; the value mapped to an unsigned
+    /// order for integers and doubles, its upper 63 bits plus one; the prefix
+    /// plus one for strings when all are ASCII (the top bit of an ASCII
+    /// prefix is clear), else 1 for every string.
+    func word(_ row: Int) -> UInt64 {
+        if isNull[row] { return 0 }
+        let ordered: UInt64
+        switch kind {
+        case .string: return allASCII ? prefixes.unsafelyUnwrapped[row] + 1 : 1
+        case .integer: ordered = UInt64(bitPattern: numbers[row]) ^ (1 << 63)
+        case .real:
+            // SQLite orders -0.0 and 0.0 as equal; negative values reversed by flipping every bit.
+            let real = Double(bitPattern: UInt64(bitPattern: numbers[row]))
+            let bits = (real == 0 ? 0.0 : real).bitPattern
+            ordered = bits >> 63 == 1 ? ~bits : bits | (1 << 63)
+        }
+        return ordered >> 1 + 1
     }
 
     /// Frees the column's memory; the column is not used again.
