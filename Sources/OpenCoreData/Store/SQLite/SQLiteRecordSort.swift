@@ -26,7 +26,13 @@ final class SQLiteRecordSort {
         var position: CInt = -1
     }
 
+    // Read for every row of the fetch, written only by `locateColumns(_:)` before the first: release builds
+    // skip the exclusivity check (~76 instructions a read).
+    #if DEBUG
     private var keys: [Key]
+    #else
+    @exclusivity(unchecked) private var keys: [Key]
+    #endif
     /// The sort columns' names, in `keys`' order.
     private let columns: [String]
     /// The layout the slots are of; records of sub-entities have layouts of their own.
@@ -77,17 +83,24 @@ final class SQLiteRecordSort {
     /// floating-point value, a string of the column's length (GRDB reads
     /// text up to a NUL byte and repairs invalid UTF-8; SQL's order sees the bytes).
     func columnsOrderAsRead(_ statement: SQLiteStatement, record: StoreSnapshot) -> Bool {
-        for key in keys {
-            let value = record.values[slot(of: key, in: record)], position = key.position
+        guard let slots = record.values.buffer?.slots else { return false }
+        // By index and through the slots' memory: iterating the keys or copying a value retains and releases.
+        for index in keys.indices {
+            let key = keys[index], position = key.position
+            let slot = record.layout === layout ? key.slot : record.layout.slot(of: key.attribute)
             switch (key.kind, sqlite3_column_type(statement, position)) {
             case (_, SQLITE_NULL):
-                guard case .none = value else { return false }
+                guard case .none = slots[slot] else { return false }
             case (.integer, SQLITE_INTEGER):
-                guard SQLiteSortColumn.integer(value) == sqlite3_column_int64(statement, position) else { return false }
+                guard SQLiteSortColumn.integer(slots[slot]) == sqlite3_column_int64(statement, position) else {
+                    return false
+                }
             case (.real, SQLITE_INTEGER), (.real, SQLITE_FLOAT):
-                guard SQLiteSortColumn.real(value) == sqlite3_column_double(statement, position) else { return false }
+                guard SQLiteSortColumn.real(slots[slot]) == sqlite3_column_double(statement, position) else {
+                    return false
+                }
             case (.string, SQLITE_TEXT):
-                guard case .string(let string) = value,
+                guard case .string(let string) = slots[slot],
                       string.utf8.count == Int(sqlite3_column_bytes(statement, position)) else { return false }
             default:
                 return false
