@@ -7,8 +7,10 @@ final class SQLiteMapping: @unchecked Sendable {
     /// Where one relationship's destinations live (the schema's lookup).
     typealias Storage = SQLiteRelationshipStorage
 
-    /// One entity's table, number and stored properties.
-    struct Entity {
+    /// One entity's table, number and stored properties. A class, immutable
+    /// once made: a fault fired alone looks its entity up twice, and copying
+    /// a struct of these arrays retained and released each (~460 instructions a lookup).
+    final class Entity: @unchecked Sendable {
         let description: NSEntityDescription
         let number: Int
         /// The numbers of the entity and its sub-entities.
@@ -26,6 +28,22 @@ final class SQLiteMapping: @unchecked Sendable {
         /// The slots whose values live in the entity's row: its attributes
         /// and the relationships kept as a foreign key.
         let columnSlots: SlotSet
+
+        init(description: NSEntityDescription, number: Int, numbers: ClosedRange<Int>, table: String,
+             attributes: [(attribute: NSAttributeDescription, column: String)],
+             relationships: [(relationship: NSRelationshipDescription, storage: Storage)], columns: [String: String],
+             attributeSlots: [Int], relationshipSlots: [Int], columnSlots: SlotSet) {
+            self.description = description
+            self.number = number
+            self.numbers = numbers
+            self.table = table
+            self.attributes = attributes
+            self.relationships = relationships
+            self.columns = columns
+            self.attributeSlots = attributeSlots
+            self.relationshipSlots = relationshipSlots
+            self.columnSlots = columnSlots
+        }
     }
 
     let schema: SQLiteSchema

@@ -102,14 +102,54 @@ struct SQLiteRecordReader {
             let byTable = Dictionary(grouping: ids) { store.mapping.entity($0.entity)?.table ?? "" }
             for (table, group) in byTable where !table.isEmpty { try readRows(of: group, table: table, into: &found) }
         }
+        if found.count == 1 { return [ObjectKey(found[0].objectID): found[0]] }
         return Dictionary(found.map { (ObjectKey($0.objectID), $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Reads the records of `ids`, all stored in `table`, a chunk of keys at a time.
     private func readRows(of ids: [NSManagedObjectID], table: String, into found: inout [StoreSnapshot]) throws {
-        let wanted = Dictionary(ids.map { (PrimaryKey($0.primaryKey!), $0) }, uniquingKeysWith: { a, _ in a })
-        for chunk in SQLiteKeyList.chunks(of: wanted.keys.map(\.value)) {
+        let wanted = WantedIDs(ids)
+        for chunk in SQLiteKeyList.chunks(of: wanted.primaryKeys) {
             try readRows(table: table, keys: chunk, wanted: wanted, into: &found)
+        }
+    }
+
+    /// The IDs a read asks for, by primary key: one without a dictionary (a
+    /// fault fired alone, where making and filling one cost ~1,000 instructions).
+    private enum WantedIDs {
+        case one(NSManagedObjectID, primaryKey: Int64)
+        case many([PrimaryKey: NSManagedObjectID])
+
+        /// `ids`, each with a primary key; the first of two with one key.
+        init(_ ids: [NSManagedObjectID]) {
+            if ids.count == 1 {
+                self = .one(ids[0], primaryKey: ids[0].primaryKey!)
+            } else {
+                self = .many(Dictionary(ids.map { (PrimaryKey($0.primaryKey!), $0) }, uniquingKeysWith: { a, _ in a }))
+            }
+        }
+
+        /// The primary keys, each once.
+        var primaryKeys: [Int64] {
+            switch self {
+            case .one(_, let key): [key]
+            case .many(let ids): ids.keys.map(\.value)
+            }
+        }
+
+        /// Any of the IDs.
+        var anyID: NSManagedObjectID? {
+            switch self {
+            case .one(let id, _): id
+            case .many(let ids): ids.first?.value
+            }
+        }
+
+        subscript(primaryKey: Int64) -> NSManagedObjectID? {
+            switch self {
+            case .one(let id, let key): key == primaryKey ? id : nil
+            case .many(let ids): ids[PrimaryKey(primaryKey)]
+            }
         }
     }
 
@@ -124,18 +164,18 @@ struct SQLiteRecordReader {
     }
 
     /// Reads the rows `keys` of `table`, keeping those whose Z_ENT is the entity the ID names.
-    private func readRows(table: String, keys: SQLiteKeyList, wanted: [PrimaryKey: NSManagedObjectID],
+    private func readRows(table: String, keys: SQLiteKeyList, wanted: WantedIDs,
                           into found: inout [StoreSnapshot]) throws {
         store.recordQueryCount += 1
         let queries = store.recordQueries, mapping = store.mapping!
         let statement = try keys.statement(queries.sql(table: table, keys: keys), in: db)
         let columnNames = statement.columnNames
-        guard let first = wanted.first?.value,
+        guard let first = wanted.anyID,
               var plan = queries.plan(table: table, columnNames: columnNames, entity: first.entity, mapping: mapping)
         else { return }
         let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
         try statement.forEachRow {
-            guard let pk = columns.integer(plan.primaryKeyPosition), let id = wanted[PrimaryKey(pk)] else { return }
+            guard let pk = columns.integer(plan.primaryKeyPosition), let id = wanted[pk] else { return }
             // A table holds an entity and its sub-entities: rows of another entity take its reads.
             if plan.reads.description !== id.entity {
                 guard let other = queries.plan(table: table, columnNames: columnNames, entity: id.entity,
