@@ -19,9 +19,11 @@ final class SQLiteRecordQueries: @unchecked Sendable {
         let primaryKeyPosition: Int
     }
 
-    private struct Table {
+    /// A class, changed in place under the lock: a struct was copied out of
+    /// the dictionary and back (its arrays retained and released) twice a read.
+    private final class Table {
         /// The SQL by the key list's parameter count's exponent (``SQLiteKeyList``).
-        var sql: [String?]
+        var sql: [String?] = []
         var mapping: SQLiteMapping?
         var columnNames: [String] = []
         var layout: SQLiteRowLayout?
@@ -35,27 +37,33 @@ final class SQLiteRecordQueries: @unchecked Sendable {
     func sql(table: String, keys: SQLiteKeyList) -> String {
         let exponent = keys.parameterCount.trailingZeroBitCount
         return lock.withLock {
-            var entry = tables[table] ?? Table(sql: [])
+            let entry = self.entry(table)
             if exponent < entry.sql.count, let sql = entry.sql[exponent] { return sql }
             let sql = "SELECT * FROM \(table) WHERE Z_PK IN (\(keys.placeholders))"
             if entry.sql.count <= exponent { entry.sql += repeatElement(nil, count: exponent + 1 - entry.sql.count) }
             entry.sql[exponent] = sql
-            tables[table] = entry
             return sql
         }
+    }
+
+    /// The entry of `table`, made when first asked for; under the lock.
+    private func entry(_ table: String) -> Table {
+        if let entry = tables[table] { return entry }
+        let entry = Table()
+        tables[table] = entry
+        return entry
     }
 
     /// How rows of `table` with `columnNames` (a statement's) are read as
     /// records of `entity`; nil when `mapping` has no table for the entity.
     func plan(table: String, columnNames: [String], entity: NSEntityDescription, mapping: SQLiteMapping) -> Plan? {
         lock.withLock {
-            var entry = tables[table] ?? Table(sql: [])
+            let entry = self.entry(table)
             if entry.layout == nil || entry.mapping !== mapping || entry.columnNames != columnNames {
                 entry.mapping = mapping
                 entry.columnNames = columnNames
                 entry.layout = SQLiteRowLayout(columnNames: columnNames)
                 entry.primaryKeyPosition = columnNames.firstIndex { $0.uppercased() == "Z_PK" } ?? 0
-                tables[table] = entry
             }
             return entry.layout?.reads(of: entity, in: mapping).map {
                 Plan(reads: $0, primaryKeyPosition: entry.primaryKeyPosition)
