@@ -51,16 +51,15 @@ extension NSManagedObject {
     /// The destination of the to-one relationship in `slot`, made from its
     /// ID at first use (without recording a change); nil without a context.
     func destination(_ slot: Int) -> NSManagedObject? {
-        switch values[slot] {
-        case .object(let object): return object
-        case .id(let id):
-            if let object = values.resolvedDestination(slot, id: id) { return object }
-            guard let context = managedObjectContext else { return nil }
-            let object = context.object(with: id)
-            values.resolveDestination(slot, to: object)
-            return object
-        default: return nil
-        }
+        // Read in place: switching over `values[slot]` copied the slot's value (a retain and a release).
+        let (object, id) = values.toOne(at: slot)
+        if let object { return object }
+        guard let id else { return nil }
+        if let object = values.resolvedDestination(slot, id: id) { return object }
+        guard let context = managedObjectContext else { return nil }
+        let resolved = context.object(with: id)
+        values.resolveDestination(slot, to: resolved)
+        return resolved
     }
 
     /// Puts the destinations read from the store into the unread to-many

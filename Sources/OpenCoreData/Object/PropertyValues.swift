@@ -62,6 +62,12 @@ struct PropertyValues {
         slot < slots.count ? slots[slot].any : nil
     }
 
+    /// What the to-one `slot` holds, read in place as `anyValue(at:)` reads:
+    /// the destination object, or its ID while unresolved; neither for none.
+    func toOne(at slot: Int) -> (object: NSManagedObject?, id: NSManagedObjectID?) {
+        slot < slots.count ? slots[slot].toOne : (nil, nil)
+    }
+
     /// Puts `value`, the same value in another form (destination objects for
     /// their IDs, IDs read for an unread to-many), in `slot` without
     /// recording a change.

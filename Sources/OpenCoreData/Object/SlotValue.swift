@@ -147,6 +147,15 @@ enum SlotValue {
         }
     }
 
+    /// A to-one relationship's value: the destination object or its ID.
+    var toOne: (object: NSManagedObject?, id: NSManagedObjectID?) {
+        switch self {
+        case .object(let object): (object, nil)
+        case .id(let id): (nil, id)
+        default: (nil, nil)
+        }
+    }
+
     var isNone: Bool {
         if case .none = self { return true }
         return false
