@@ -142,3 +142,28 @@ import GRDB
         #expect(store.recordSortCount == sorts)
     }
 }
+
+extension SQLiteRecordSortTests {
+    /// A file larger than SQLiteRecordSort.largestFile sorts by SQL: its
+    /// fetches may make more records than the caches hold, and records made
+    /// in table order and visited in sorted order then miss them.
+    @Test func largeFilesSortBySQL() throws {
+        let (context, store) = try Self.store(count: 50, seed: 5)
+        let descriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        let sorts = store.recordSortCount
+        _ = try context.performAndWait { try Self.fetch("Item", descriptors, in: context) }
+        #expect(store.recordSortCount == sorts + 1)
+        let url = try #require(store.url)
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: "CREATE TABLE filler (bytes BLOB)")
+            try db.execute(sql: "INSERT INTO filler VALUES (zeroblob(?))", arguments: [SQLiteRecordSort.largestFile])
+        }
+        let (fetched, bySQL) = try context.performAndWait {
+            context.reset()
+            return (try Self.fetch("Item", descriptors, in: context),
+                    try Self.fetch("Item", descriptors, limit: 10_000, in: context))
+        }
+        #expect(store.recordSortCount == sorts + 1)
+        #expect(fetched == bySQL && fetched.count == 50)
+    }
+}

@@ -54,8 +54,8 @@ struct SQLiteFetchExecution {
 
     /// The selected IDs in order, and the records read with them. With
     /// `sortingRecords`, records read in no window are sorted in memory
-    /// where ``SQLiteRecordSort`` can (else, or when a row's values do not
-    /// order as its columns, by SQL).
+    /// where ``SQLiteRecordSort`` can (else, in a file too large for it, or
+    /// when a row's values do not order as its columns, by SQL).
     func run(sortingRecords: Bool = true) throws -> StoreFetchResult {
         guard let entity = store.mapping.entity(fetch.entity) else { return StoreFetchResult(ids: StoreObjectIDs([])) }
         let request = fetch.request
@@ -78,7 +78,11 @@ struct SQLiteFetchExecution {
             let reader = SQLiteRecordReader(store: store, db: db)
             let statement = try db.makeStatement(sql: plan.sql)
             let layout = SQLiteRowLayout(columnNames: statement.columnNames)
-            if let recordSort, !recordSort.locateColumns(statement.columnNames) { return nil }
+            if let recordSort {
+                guard try SQLiteRecordSort.isSmall(db), recordSort.locateColumns(statement.columnNames) else {
+                    return nil
+                }
+            }
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
             while try rows.next() != nil {

@@ -14,6 +14,8 @@ import GRDBSQLite
 /// a string cut at a NUL byte or repaired from invalid UTF-8) is sorted by
 /// SQL instead.
 ///
+/// Only in a small file (``isSmall(_:)``: see there why).
+///
 /// A class: the fetch's read loop asks it about every row, and a struct was
 /// copied there (its arrays retained and released) each time.
 final class SQLiteRecordSort {
@@ -169,6 +171,28 @@ final class SQLiteRecordSort {
             order[current] = current
         }
     }
+
+    /// Whether the file is small enough for its fetches to sort in memory:
+    /// at most `largestFile` bytes (its page count, WAL included, by its page
+    /// size), so that no fetch from it makes more records than the
+    /// processor's caches hold. The records are made in table order, their
+    /// IDs and slot buffers laid out in memory that way, and everything after
+    /// the sort (objects made, rows cached, values read, all freed) visits
+    /// them in sorted order: in cache that costs nothing, past it a miss per
+    /// record and pass, while SQL's sorter hands rows over in order. Measured
+    /// on fetch-graph (wall clock, a shared two-core machine, runs of each
+    /// alternating): 10k photos (a 0.5 MB file) ~15% faster sorted here than
+    /// by SQL, 20k (1 MB) ~5% faster, 40k (2 MB) ~5% slower, 100k (5 MB)
+    /// ~25% slower; in instructions it is ~20% fewer at every size. A
+    /// proxy, since a fetch's size is known only once read: no fetch from a
+    /// file makes more records than the file holds rows.
+    static func isSmall(_ db: Database) throws -> Bool {
+        let pages = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA page_count")) ?? .max
+        let pageSize = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA page_size")) ?? .max
+        return pages <= largestFile / max(pageSize, 1)
+    }
+
+    static let largestFile = 1 << 20
 
     /// A row number with its first sort key's word.
     private struct SortEntry {
