@@ -15,20 +15,28 @@ import Testing
         mallocUsableSize(Unmanaged.passUnretained(object).toOpaque())
     }
 
+    /// The smallest block among the fetched objects' IDs (see `aManagedObjectTakesANinetySixByteBlock`).
     @Test func anObjectIDTakesAFortyEightByteBlock() throws {
         let context = try TestStack.albumsWithPhotos()
         try context.performAndWait {
-            let photo = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo")).first)
-            #expect(Self.usableBytes(photo.objectID) <= 40)
+            let photos = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
+            #expect(photos.map { Self.usableBytes($0.objectID) }.min() ?? .max <= 40)
         }
     }
 
+    /// The smallest block among several: glibc serves a request from a free
+    /// block up to 16 bytes larger when splitting it would leave less than a
+    /// block (an 88-byte object then reports 104 usable bytes), which other
+    /// tests running at the same time make likely for any one allocation. A
+    /// field added moves every one of them to the next block.
     @Test func aManagedObjectTakesANinetySixByteBlock() throws {
         let context = try TestStack.albumsWithPhotos()
         try context.performAndWait {
-            let photo = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo")).first)
-            #expect(Self.usableBytes(photo) <= 88)
-            #expect(Self.usableBytes(NSManagedObject(entity: photo.entity, insertInto: nil)) <= 88)
+            let photos = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
+            let entity = try #require(photos.first?.entity)
+            let made = (0..<16).map { _ in NSManagedObject(entity: entity, insertInto: nil) }
+            #expect(photos.map { Self.usableBytes($0) }.min() ?? .max <= 88)
+            #expect(made.map { Self.usableBytes($0) }.min() ?? .max <= 88)
         }
     }
 
