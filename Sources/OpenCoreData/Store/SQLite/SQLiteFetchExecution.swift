@@ -59,12 +59,19 @@ struct SQLiteFetchExecution {
     func run(sortingRecords: Bool = true) throws -> StoreFetchResult {
         guard let entity = store.mapping.entity(fetch.entity) else { return StoreFetchResult(ids: StoreObjectIDs([])) }
         let request = fetch.request
-        var plan = plan(entity, sorted: true)
-        let prefetches = !plan.inMemory && request.resultType == .managedObjectResultType && request.includesPropertyValues
+        let readsRecords = request.resultType == .managedObjectResultType && request.includesPropertyValues
             && request.fetchBatchSize == 0
-        let recordSort = prefetches && !plan.windowed && sortingRecords
+        let windowed = fetch.appliesWindow && (request.fetchLimit > 0 || request.fetchOffset > 0)
+        // A sort taken in memory is one SQL could express: the SELECT goes without ORDER BY.
+        var recordSort = readsRecords && !windowed && sortingRecords
             ? SQLiteRecordSort(request.sortDescriptors ?? [], entity: entity) : nil
-        if recordSort != nil { plan = self.plan(entity, sorted: false) }
+        var plan = plan(entity, sorted: recordSort == nil)
+        if recordSort != nil, plan.inMemory {
+            // Part of the predicate is left to memory: the records are not read with the rows.
+            recordSort = nil
+            plan = self.plan(entity, sorted: true)
+        }
+        let prefetches = !plan.inMemory && readsRecords
         // Prefetching selects the rows' columns too, so the records come with
         // the IDs instead of from a second pass over the result's keys.
         if prefetches { plan.sql = Self.selectIDs + ", t0.*" + plan.sql.dropFirst(Self.selectIDs.count) }
@@ -79,9 +86,9 @@ struct SQLiteFetchExecution {
             let statement = try db.makeStatement(sql: plan.sql)
             let layout = SQLiteRowLayout(columnNames: statement.columnNames)
             if let recordSort {
-                guard try SQLiteRecordSort.isSmall(db), recordSort.locateColumns(statement.columnNames) else {
-                    return nil
-                }
+                guard try SQLiteRecordSort.isSmall(db),
+                      let reads = layout.reads(of: entity.description, in: store.mapping),
+                      recordSort.locateColumns(in: reads) else { return nil }
             }
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)

@@ -24,19 +24,17 @@ final class SQLiteRecordSort {
         let slot: Int
         let kind: SQLiteSortColumn.Kind
         let ascending: Bool
-        /// The column's position in the statement; set by `locateColumns(_:)`.
+        /// The column's position in the statement; set by `locateColumns(in:)`.
         var position: CInt = -1
     }
 
-    // Read for every row of the fetch, written only by `locateColumns(_:)` before the first: release builds
+    // Read for every row of the fetch, written only by `locateColumns(in:)` before the first: release builds
     // skip the exclusivity check (~76 instructions a read).
     #if DEBUG
     private var keys: [Key]
     #else
     @exclusivity(unchecked) private var keys: [Key]
     #endif
-    /// The sort columns' names, in `keys`' order.
-    private let columns: [String]
     /// The layout the slots are of; records of sub-entities have layouts of their own.
     private let layout: PropertySlotLayout
 
@@ -46,7 +44,7 @@ final class SQLiteRecordSort {
     init?(_ descriptors: [NSSortDescriptor], entity: SQLiteMapping.Entity) {
         guard !descriptors.isEmpty else { return nil }
         layout = entity.description.slotLayout
-        var keys: [Key] = [], columns: [String] = []
+        var keys: [Key] = []
         for descriptor in descriptors {
             guard descriptor.comparator == nil, (descriptor.selector?.name ?? "compare:") == "compare:",
                   let name = descriptor.key, !name.contains("."),
@@ -54,10 +52,8 @@ final class SQLiteRecordSort {
                   let kind = Self.kind(of: stored.attribute.attributeType) else { return nil }
             keys.append(Key(attribute: stored.attribute, slot: layout.slot(of: stored.attribute), kind: kind,
                             ascending: descriptor.ascending))
-            columns.append(stored.column)
         }
         self.keys = keys
-        self.columns = columns
     }
 
     private static func kind(of type: NSAttributeType) -> SQLiteSortColumn.Kind? {
@@ -69,12 +65,11 @@ final class SQLiteRecordSort {
         }
     }
 
-    /// Finds the sort columns among `columnNames` (of `SELECT t0.Z_PK, t0.Z_ENT, t0.*`); false when one is missing.
-    func locateColumns(_ columnNames: [String]) -> Bool {
-        let names = columnNames.map { $0.lowercased() }
+    /// Takes the sort columns' positions from `reads`, the statement's reads
+    /// of the fetched entity; false when a sort attribute has no column there.
+    func locateColumns(in reads: SQLiteRowLayout.Reads) -> Bool {
         for index in keys.indices {
-            let column = columns[index].lowercased()
-            guard let position = names.indices.dropFirst(2).first(where: { names[$0] == column }) else { return false }
+            guard case .attribute(let position, _, _) = reads.sources[keys[index].slot] else { return false }
             keys[index].position = CInt(position)
         }
         return true
