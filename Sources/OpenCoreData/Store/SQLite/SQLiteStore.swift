@@ -385,10 +385,12 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// The read transactions of the query generation the current read is pinned to, by store identity.
     @TaskLocal static var pinnedReads: [ObjectIdentifier: DatabaseSnapshot]?
 
-    /// Runs `body`, which runs at most one query, on the writer connection
-    /// outside a transaction (or in the pinned generation's snapshot). A lone
-    /// SELECT is a transaction of its own in SQLite, so it sees one state of
-    /// the file; the BEGIN and COMMIT of a read transaction cost ~36k instructions.
+    /// Runs `body`, which reads records with at most one query (anything else
+    /// it asks, such as the file's size, need not agree with that query's
+    /// state), on the writer connection outside a transaction (or in the
+    /// pinned generation's snapshot). A lone SELECT is a transaction of its
+    /// own in SQLite, so it sees one state of the file; the BEGIN and COMMIT
+    /// of a read transaction cost ~36k instructions.
     ///
     /// Why the writer and not one of the `DatabasePool`'s readers: the
     /// coordinator runs its stores' operations one at a time
