@@ -131,9 +131,9 @@ extension NSManagedObjectContext {
         let updatedNow = finished.updated.filter {
             ($0.isUpdatedFlag || $0.isInsertedFlag) && !$0.isDeletedFlag && $0.managedObjectContext === self
         }
-        if !insertedNow.isEmpty { userInfo[NSInsertedObjectsKey] = Set(sparse: insertedNow) }
-        if !updatedNow.isEmpty { userInfo[NSUpdatedObjectsKey] = Set(sparse: updatedNow) }
-        if !deletedNow.isEmpty { userInfo[NSDeletedObjectsKey] = Set(sparse: deletedNow) }
+        if !insertedNow.isEmpty { userInfo[NSInsertedObjectsKey] = notificationSet(of: insertedNow) }
+        if !updatedNow.isEmpty { userInfo[NSUpdatedObjectsKey] = notificationSet(of: updatedNow) }
+        if !deletedNow.isEmpty { userInfo[NSDeletedObjectsKey] = notificationSet(of: deletedNow) }
         if !finished.refreshed.isEmpty { userInfo[NSRefreshedObjectsKey] = live(finished.refreshed) }
         if !finished.invalidated.isEmpty { userInfo[NSInvalidatedObjectsKey] = live(finished.invalidated) }
         guard !userInfo.isEmpty else { return }

@@ -12,6 +12,11 @@ extension NSManagedObjectContext {
     public func save() throws {
         checkConcurrency("saving")
         guard hasChanges || !pendingDeletes.isEmpty else { return }
+        try sharingNotificationSets(saveChanges)
+    }
+
+    /// `save()` once it has changes to save.
+    private func saveChanges() throws {
         guard let coordinator = persistentStoreCoordinator else {
             throw NSError.coreData(NSPersistentStoreSaveError, "The context has no persistent store coordinator.")
         }
@@ -196,8 +201,9 @@ extension NSManagedObjectContext {
         }
         for objects in [savedInserted, savedUpdated, savedDeleted] { objects.forEach { $0.didSave() } }
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: [
-            NSInsertedObjectsKey: Set(sparse: savedInserted), NSUpdatedObjectsKey: Set(sparse: savedUpdated),
-            NSDeletedObjectsKey: Set(sparse: savedDeleted),
+            NSInsertedObjectsKey: notificationSet(of: savedInserted),
+            NSUpdatedObjectsKey: notificationSet(of: savedUpdated),
+            NSDeletedObjectsKey: notificationSet(of: savedDeleted),
         ])
         NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
             NSInsertedObjectIDsKey: Set(sparse: savedInserted.map(\.objectID)),

@@ -160,6 +160,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
     /// Whether a main-queue context's end-of-turn processing is scheduled.
     var endOfTurnScheduled = false
+    /// The sets a running save's notifications share (`sharingNotificationSets(_:)`); nil outside a save.
+    var savesNotificationSets: NotificationSets?
 
     /// A context whose work runs as `concurrencyType` says.
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {

@@ -58,6 +58,43 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(album.managedObjectContext == nil && context.registeredObjects.isEmpty && !context.hasChanges)
     }
 
+    /// A save's ObjectsDidChange (its last event's changes) and DidSave (all
+    /// saved changes) share a set only when they hold the same objects
+    /// (`NotificationSets`): each notification still names its own objects.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func aSaveSharesNotificationSetsOnlyForTheSameObjects(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.albumsModel(), kind)
+        let (a, b) = (TestStack.insert("Album", into: context), TestStack.insert("Album", into: context))
+        try context.save()
+        let recorder = NotificationRecorder([.NSManagedObjectContextObjectsDidChange, .NSManagedObjectContextDidSave],
+                                            object: context)
+        a.setValue("A", forKey: "name")
+        context.processPendingChanges()
+        b.setValue("B", forKey: "name")
+        let e = TestStack.insert("Album", into: context)
+        try context.save()
+        let change = try #require(recorder.notes.dropFirst().first?.userInfo)
+        #expect(change[NSUpdatedObjectsKey] as? Set<NSManagedObject> == [b])
+        #expect(change[NSInsertedObjectsKey] as? Set<NSManagedObject> == [e])
+        let saved = try #require(recorder.notes.last?.userInfo)
+        #expect(saved[NSUpdatedObjectsKey] as? Set<NSManagedObject> == [a, b])
+        #expect(saved[NSInsertedObjectsKey] as? Set<NSManagedObject> == [e])
+        #expect(saved[NSDeletedObjectsKey] as? Set<NSManagedObject> == [])
+
+        // Changed in the save's one event: both notifications hold the same objects.
+        a.setValue("A2", forKey: "name")
+        b.setValue("B2", forKey: "name")
+        try context.save()
+        #expect(recorder.names().suffix(2) == ["NSObjectsChangedInManagingContextNotification",
+                                              "NSManagingContextDidSaveChangesNotification"])
+        let sameChange = try #require(recorder.notes.dropLast().last?.userInfo)
+        let sameSave = try #require(recorder.notes.last?.userInfo)
+        #expect(sameChange[NSUpdatedObjectsKey] as? Set<NSManagedObject> == [a, b])
+        #expect(sameSave[NSUpdatedObjectsKey] as? Set<NSManagedObject> == [a, b])
+        #expect(sameSave[NSInsertedObjectsKey] as? Set<NSManagedObject> == [])
+        #expect(context.savesNotificationSets == nil) // let go with the save
+    }
+
     @Test(arguments: TestStack.StoreKind.allCases)
     func refreshAndRollback(kind: TestStack.StoreKind) throws {
         let context = try TestStack.context(TestStack.albumsModel(), kind)
