@@ -28,8 +28,12 @@ final class SlotBuffer: ManagedBuffer<SlotBuffer.Header, SlotValue> {
         var readTime: TimeInterval
     }
 
+    /// Destroys the slots one by one in specialized code: `deinitialize(count:)`
+    /// goes through the runtime's generic array destroy (~180 instructions
+    /// for a photo's five slots, about four times the specialized loop).
     deinit {
-        _ = withUnsafeMutablePointers { header, slots in slots.deinitialize(count: header.pointee.layout.count) }
+        let slots = slots
+        for slot in 0..<count { _ = (slots + slot).move() }
     }
 
     /// A buffer of `layout`'s slots, stamped with `record` and `version`
