@@ -55,6 +55,23 @@ final class Photo: NSManagedObject {
         #expect(photos?.first?.album === albums[0])
     }
 
+    /// An object equals itself only, however it is given: as itself, as
+    /// `NSObject` or `AnyObject`, in an `AnyHashable` or an optional; sets
+    /// of objects reach `isEqual(_:)` on every probe that meets another one.
+    @Test func isEqualIsIdentityHoweverTheObjectIsGiven() throws {
+        let context = try TestStack.context(TestStack.albumsModel(albumClass: "Album"), .sqlite)
+        let album = try #require(TestStack.insert("Album", into: context) as? Album)
+        let other = TestStack.insert("Album", into: context)
+        #expect(album.isEqual(album) && album.isEqual(album as NSObject) && album.isEqual(album as AnyObject))
+        #expect(album.isEqual(album as NSManagedObject) && album.isEqual(AnyHashable(album)))
+        #expect(album.isEqual(Optional(album) as Any) && album == (album as NSObject))
+        #expect(!album.isEqual(other) && !album.isEqual(other as NSObject) && !album.isEqual(nil))
+        #expect(!album.isEqual(album.objectID) && !album.isEqual("Album") && !album.isEqual(NSObject()))
+        let objects = (0..<300).map { _ in TestStack.insert("Album", into: context) }
+        let set = Set(sparse: objects)
+        #expect(set.count == 300 && objects.allSatisfy(set.contains) && !set.contains(other))
+    }
+
     @Test func lifeCycleHooks() throws {
         let context = try Self.context()
         Photo.events = []
