@@ -10,15 +10,19 @@ struct SavePlan {
         permanentIDs = try Self.permanentIDs(for: context.inserted.objects.filter(\.hasTemporaryID),
                                              coordinator: coordinator)
         var stores: [(NSPersistentStore, StoreChangeSet)] = []
-        // The position of each store in `stores`: a save's objects are mostly of one store.
+        // The position in `stores` of each ID family's store, read once per family (a weak reference, whose
+        // load and release cost ~140 instructions): a save's objects are mostly of one family.
         var positions = LastFirstMap<Int>()
         func add(_ id: NSManagedObjectID, _ edit: (inout StoreChangeSet) -> Void) throws {
-            guard let store = id.persistentStore else {
-                throw NSError.coreData(NSPersistentStoreSaveError, "The store of \(id) was removed.")
-            }
-            let position = positions.value(for: ObjectAddress(store)) {
+            // -1: the family's store was removed.
+            let position = positions.value(for: ObjectAddress(id.family)) {
+                guard let store = id.persistentStore else { return -1 }
+                if let known = stores.firstIndex(where: { $0.0 === store }) { return known }
                 stores.append((store, StoreChangeSet()))
                 return stores.count - 1
+            }
+            guard position >= 0 else {
+                throw NSError.coreData(NSPersistentStoreSaveError, "The store of \(id) was removed.")
             }
             // Edited in place: copying the entry out and back copied every snapshot per object (quadratic).
             edit(&stores[position].1)

@@ -22,6 +22,25 @@ import Testing
         #expect(throws: NSError.self) { try coordinator.remove(second) }
     }
 
+    /// A save of objects whose store was removed (and let go) fails with
+    /// NSPersistentStoreSaveError and saves nothing elsewhere; objects of
+    /// the stores still there save as before.
+    @Test func savingObjectsOfARemovedStoreFails() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: TestStack.albumsModel())
+        try coordinator.addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            let album = TestStack.insert("Album", into: context, ["name": "A"])
+            try context.save()
+            album.setValue("B", forKey: "name")
+            try coordinator.remove(coordinator.persistentStores[0])
+            #expect(album.objectID.persistentStore == nil)
+            let error = try #require(throws: NSError.self) { try context.save() }
+            #expect(error.code == NSPersistentStoreSaveError && album.hasChanges)
+        }
+    }
+
     @Test func unknownTypeOrConfiguration() throws {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: TestStack.albumsModel())
         let error = try #require(throws: NSError.self) {
