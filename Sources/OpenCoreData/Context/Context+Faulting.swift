@@ -8,8 +8,12 @@ extension NSManagedObjectContext {
     /// context's committed record is its parent's current state of the object.
     func loadRow(for objectID: NSManagedObjectID) throws -> StoreRowCache.Row? {
         if let parent { return askParent(parent) { parent.rowsForChild([objectID], self) }[ObjectKey(objectID)] }
+        let pinned = pinnedGeneration()
+        // The coordinator's cache first: it holds no row of a removed store (`remove(_:)` drops them), so a
+        // cached row needs neither the ID's store (a weak reference) nor the coordinator.
+        if pinned == nil, let row = ownRowCache?.row(for: objectID, maxAge: stalenessInterval) { return row }
         guard let store = objectID.persistentStore, let coordinator = persistentStoreCoordinator else { return nil }
-        if let row = readCache(coordinator).row(for: objectID, maxAge: stalenessInterval) { return row }
+        if let pinned, let row = pinned.rowCache.row(for: objectID, maxAge: stalenessInterval) { return row }
         // Cached inside the store access, so that no save can come between the read and its caching.
         return try readStores(coordinator) { cache in
             try store.snapshots(for: [objectID])[objectID].map(cache.rememberRead)

@@ -42,7 +42,7 @@ extension NSManagedObjectContext {
     }
 
     /// The context's generation, taken now if it asked for the current one; nil when unpinned.
-    private func pinnedGeneration() -> NSQueryGenerationToken? {
+    func pinnedGeneration() -> NSQueryGenerationToken? {
         guard let generation = queryGeneration else { return nil }
         guard generation.generation == nil else { return generation }
         guard let coordinator = persistentStoreCoordinator,

@@ -93,6 +93,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             stores.remove(at: index)
             store.persistentStoreCoordinator = nil
         }
+        // Faults fired from the cache do not ask for their store: none may find a row of this one.
+        rowCache.forgetRecords(ofStore: store.identifier)
         postStoresChange(willChange: false, removed: [store])
     }
 

@@ -41,6 +41,36 @@ import Testing
         }
     }
 
+    /// Faults fire from the coordinator's row cache without asking for their
+    /// store; removing a store drops its rows there, so a fault of a removed
+    /// store's object still finds nothing to load (an inaccessible fault
+    /// reads nil), even while another context holds the same record's row.
+    @Test func faultsOfARemovedStoreDoNotFireFromTheRowCache() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: TestStack.albumsModel())
+        try coordinator.addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"))
+        func context() -> NSManagedObjectContext {
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            return context
+        }
+        let (writer, reader) = (context(), context())
+        let id = try writer.performAndWait {
+            let album = TestStack.insert("Album", into: writer, ["name": "A"])
+            try writer.save()
+            return album.objectID
+        }
+        try reader.performAndWait {
+            let cached = reader.object(with: id) // the writer's album keeps the row cached
+            #expect(cached.value(forKey: "name") as? String == "A")
+            reader.refresh(cached, mergeChanges: false)
+            let fault = reader.object(with: id)
+            #expect(fault.isFault)
+            try coordinator.remove(coordinator.persistentStores[0])
+            #expect(fault.value(forKey: "name") == nil)
+        }
+        withExtendedLifetime(writer) {}
+    }
+
     @Test func unknownTypeOrConfiguration() throws {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: TestStack.albumsModel())
         let error = try #require(throws: NSError.self) {
