@@ -101,14 +101,16 @@ struct SavePlan {
     }
 
     /// Which of an entity's slots a snapshot takes and how, worked out once
-    /// per entity and save instead of once per object.
-    private struct SnapshotLayout {
+    /// per entity and save instead of once per object. A class: handing out
+    /// a struct of three arrays retained and released each one per object.
+    private final class SnapshotLayout {
         /// The slots a record leaves empty: transient and fetched properties.
-        var cleared: [Int] = []
+        let cleared: [Int]
         /// The slots of stored relationships, by kind.
-        var toOne: [Int] = [], toMany: [Int] = []
+        let toOne: [Int], toMany: [Int]
 
         init(_ layout: PropertySlotLayout) {
+            var cleared: [Int] = [], toOne: [Int] = [], toMany: [Int] = []
             for (slot, property) in layout.properties.enumerated() {
                 switch property {
                 case is NSAttributeDescription where !property.isTransient: continue
@@ -117,6 +119,7 @@ struct SavePlan {
                 default: cleared.append(slot)
                 }
             }
+            (self.cleared, self.toOne, self.toMany) = (cleared, toOne, toMany)
         }
     }
 

@@ -67,6 +67,8 @@ struct SlotSet: Hashable, Sendable {
     func intersection(_ other: SlotSet) -> SlotSet {
         var result = SlotSet()
         result.low = low & other.low
+        // Most entities have fewer than 64 slots: no array to zip and map (~140 instructions).
+        guard !overflow.isEmpty && !other.overflow.isEmpty else { return result }
         var words = zip(overflow, other.overflow).map { $0 & $1 }
         while words.last == 0 { words.removeLast() }
         result.overflow = words
