@@ -196,9 +196,8 @@ struct SQLiteRecordWriter {
         guard let pk = snapshot.objectID.primaryKey else { throw unsavable(snapshot.objectID) }
         let statement = row.statement, sqliteStatement = statement.sqliteStatement
         // Every parameter is rebound below (the count matches the statement
-        // by construction): a reset is all the statement needs, and each
-        // value is bound from its slot as it is read.
-        sqlite3_reset(sqliteStatement)
+        // by construction), each from its slot as it is read; the statement
+        // is new or was reset after its last run (`runInTransaction()`).
         var index: CInt = 0
         func check(_ code: CInt) throws {
             guard code == SQLITE_OK else {

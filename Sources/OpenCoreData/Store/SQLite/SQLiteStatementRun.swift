@@ -3,8 +3,9 @@ import GRDBSQLite
 
 extension Statement {
     /// Runs this statement, its parameters bound already, to completion with
-    /// SQLite's C API, then resets it. Outside a transaction it runs through
-    /// GRDB's `execute()` instead.
+    /// SQLite's C API, then resets it (so that its parameters can be bound
+    /// again without a reset first). Outside a transaction it runs through
+    /// GRDB's `execute()` instead, reset after all the same.
     ///
     /// `execute()` also resets the statement before the run and tells the
     /// connection's observers and its transaction tracking about it: about
@@ -16,7 +17,10 @@ extension Statement {
     /// triggers (`SQLiteHistoryTables`), which SQLite runs within the step.
     func runInTransaction() throws {
         // The statement's own connection: `Database.sqliteConnection` costs an exclusivity check per row.
-        guard sqlite3_get_autocommit(sqlite3_db_handle(sqliteStatement)) == 0 else { return try execute() }
+        guard sqlite3_get_autocommit(sqlite3_db_handle(sqliteStatement)) == 0 else {
+            defer { sqlite3_reset(sqliteStatement) }
+            return try execute()
+        }
         try forEachRow {}
     }
 
