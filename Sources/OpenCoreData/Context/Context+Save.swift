@@ -121,12 +121,17 @@ extension NSManagedObjectContext {
         // propagated; the marks skip an object listed twice all the same), done when no object joined a list.
         func appends() -> Int { inserted.appendCount + updated.appendCount + deleted.appendCount }
         let before = appends()
-        let first = inserted.objects + updated.objects.filter { !inserted.contains($0) }
-            + deleted.objects.filter { !inserted.contains($0) && !updated.contains($0) }
-        first.forEach { $0.willSave() }
+        // The lists as they are now (a willSave() may append to them), each object once.
+        let (insertedFirst, updatedFirst, deletedFirst) = (inserted, updated, deleted)
+        for object in insertedFirst.objects { object.willSave() }
+        for object in updatedFirst.objects where !insertedFirst.contains(object) { object.willSave() }
+        for object in deletedFirst.objects where !insertedFirst.contains(object) && !updatedFirst.contains(object) {
+            object.willSave()
+        }
         propagateDeletes()
         endEvent()
         guard appends() != before else { return }
+        let first = insertedFirst.objects + updatedFirst.objects + deletedFirst.objects
         var seen = Set(first.map(ObjectIdentifier.init))
         for _ in 1..<100 {
             let fresh = (inserted.objects + updated.objects + deleted.objects).filter { seen.insert(ObjectIdentifier($0)).inserted }
