@@ -128,9 +128,13 @@ extension NSManagedObjectContext {
         // observers; objects inserted earlier (and already forgotten, being
         // unsaved) or deleted by a merge did.
         let deletedNow = finished.deleted.objects.filter { !finished.wasInserted($0) }
-        let updatedNow = finished.updated.filter {
-            ($0.isUpdatedFlag || $0.isInsertedFlag) && !$0.isDeletedFlag && $0.managedObjectContext === self
+        func isUpdatedNow(_ object: NSManagedObject) -> Bool {
+            (object.isUpdatedFlag || object.isInsertedFlag) && !object.isDeletedFlag
+                && object.managedObjectContext === self
         }
+        // Mostly all of them: then the list itself, without an append (and a retain) an object.
+        let updated = finished.updated
+        let updatedNow = updated.allSatisfy(isUpdatedNow) ? updated : updated.filter(isUpdatedNow)
         if !insertedNow.isEmpty { userInfo[NSInsertedObjectsKey] = notificationSet(of: insertedNow) }
         if !updatedNow.isEmpty { userInfo[NSUpdatedObjectsKey] = notificationSet(of: updatedNow) }
         if !deletedNow.isEmpty { userInfo[NSDeletedObjectsKey] = notificationSet(of: deletedNow) }

@@ -82,7 +82,7 @@ extension NSManagedObjectContext {
                 store.generation += 1
             }
             coordinator.rowCache.forget(deleted.objects.lazy.map(\.objectID))
-            return coordinator.rowCache.rememberSaved(plan.snapshots.map(\.1))
+            return coordinator.rowCache.rememberSaved(plan.snapshots.map(\.1), newRecords: inserted.count)
         }
     }
 
@@ -156,9 +156,11 @@ extension NSManagedObjectContext {
                 }
             }
         }
-        for object in deleted.objects { collect(object.validateForDelete) }
-        for object in inserted.objects where needsValidation(object) { collect(object.validateForInsert) }
-        for object in updated.objects where needsValidation(object) { collect(object.validateForUpdate) }
+        // Closures that call the methods: a method reference (`object.validateForUpdate`) is a partial
+        // application, which retained the object twice more per call.
+        for object in deleted.objects { collect { try object.validateForDelete() } }
+        for object in inserted.objects where needsValidation(object) { collect { try object.validateForInsert() } }
+        for object in updated.objects where needsValidation(object) { collect { try object.validateForUpdate() } }
         if let error = NSError.validation(combining: errors) { throw error }
     }
 

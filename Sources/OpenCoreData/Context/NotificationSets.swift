@@ -10,14 +10,21 @@
 /// pointer comparisons for a set that matches, at most one per set kept
 /// for one that does not.
 struct NotificationSets {
-    private var built: [(objects: [NSManagedObject], set: Set<NSManagedObject>)] = []
+    /// A set and the list it was built from. A struct: an array of tuples
+    /// has its type made at run time from its mangled name on first use,
+    /// ~170,000 instructions once per process.
+    private struct Built {
+        let objects: [NSManagedObject]
+        let set: Set<NSManagedObject>
+    }
+    private var built: [Built] = []
 
     /// The set of `objects`: one built before from the same objects in the
     /// same order, or a new one, kept for the calls after.
     mutating func set(of objects: [NSManagedObject]) -> Set<NSManagedObject> {
         if let match = built.first(where: { Self.same($0.objects, objects) }) { return match.set }
         let set = Set(sparse: objects)
-        built.append((objects, set))
+        built.append(Built(objects: objects, set: set))
         return set
     }
 

@@ -18,7 +18,12 @@ struct SavePlan {
             let position = positions.value(for: ObjectAddress(id.family)) {
                 guard let store = id.persistentStore else { return -1 }
                 if let known = stores.firstIndex(where: { $0.0 === store }) { return known }
-                stores.append((store, StoreChangeSet()))
+                // Room for every record of the save: most saves go to one store, and growing the lists
+                // one append at a time copied each snapshot several times.
+                var changes = StoreChangeSet()
+                changes.inserted.reserveCapacity(context.inserted.count)
+                changes.updated.reserveCapacity(context.updated.count)
+                stores.append((store, changes))
                 return stores.count - 1
             }
             guard position >= 0 else {
@@ -33,6 +38,7 @@ struct SavePlan {
             let layout = layouts.value(for: ObjectAddress(object.entity)) { SnapshotLayout(object.values.layout) }
             return self.snapshot(of: object, layout, in: context)
         }
+        snapshots.reserveCapacity(context.inserted.count + context.updated.count)
         for object in context.inserted.objects {
             var snapshot = snapshot(of: object)
             snapshot.version = 1
@@ -41,9 +47,10 @@ struct SavePlan {
         }
         for object in context.updated.objects {
             var snapshot = snapshot(of: object)
-            snapshot.version = object.committedRow?.version ?? 0
+            let committedRow = object.committedRow
+            snapshot.version = committedRow?.version ?? 0
             // Without a committed record nothing says what is as stored.
-            snapshot.changedSlots = object.committedRow == nil ? nil : object.values.changed
+            snapshot.changedSlots = committedRow == nil ? nil : object.values.changed
             try add(snapshot.objectID) { $0.updated.append(snapshot) }
             snapshot.version += 1
             snapshot.changedSlots = nil

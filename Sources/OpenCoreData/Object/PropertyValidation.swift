@@ -14,6 +14,8 @@ enum PropertyValidation {
         let isPlain = type(of: object) == NSManagedObject.self
         let entity = object.entity
         let properties = isPlain ? entity.validatedProperties : entity.properties
+        // Nothing to check (a plain object of an entity without rules): no error list, no slot set.
+        if properties.isEmpty { return }
         let valueRequired = isPlain ? entity.valueRequiredSlots : SlotSet()
         for property in properties where !(property is NSFetchedPropertyDescription) {
             let key = property.name
