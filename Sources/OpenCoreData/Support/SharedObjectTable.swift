@@ -218,7 +218,8 @@ final class SharedObjectTable<Element: SharedTableElement> {
     /// drops nothing, leaving gaps in the runs; true when it emptied any.
     private func dropEveryUnshared() -> Bool {
         var dropped = false
-        while dropUnshared() { dropped = true }
+        // An emptied table needs no pass to find that nothing more drops.
+        while storageCount > 0, dropUnshared() { dropped = true }
         return dropped
     }
 
@@ -275,7 +276,8 @@ final class SharedObjectTable<Element: SharedTableElement> {
         // with the same seed would pile them into long runs.
         let newSeed = Int(bitPattern: UInt(truncatingIfNeeded: newCapacity) &* 0x9E37_79B9_7F4A_7C15)
         if let old = buckets {
-            for index in 0..<capacity where old[index] != nil {
+            // No pass over the buckets of an empty table (a sweep that dropped everything).
+            for index in 0..<(storageCount > 0 ? capacity : 0) where old[index] != nil {
                 let object = old[index].take()!
                 var bucket = object.tableKeyHash(seed: newSeed) & (newCapacity - 1)
                 while new[bucket] != nil { bucket = (bucket + 1) & (newCapacity - 1) }

@@ -156,6 +156,12 @@ import Testing
         #expect(released != nil)
         table.sweep()
         #expect(released == nil && table[7] == nil)
+        // A sweep that dropped everything leaves a valid empty table (rebuilt without a pass over its buckets).
+        Self.expectValid(table, 0)
+        let again = Box(7)
+        table[7] = again
+        #expect(table[7] === again)
+        Self.expectValid(table, 1)
     }
 
     /// Storing an object under a key that is not its own stops the program.
