@@ -156,11 +156,23 @@ extension NSManagedObjectContext {
                 }
             }
         }
+        // A plain NSManagedObject's validateForInsert()/validateForUpdate() check its entity's rules and
+        // nothing else: without rules there is no call to make. The last entity is remembered (a save's
+        // objects come in runs of one entity).
+        var lastEntity: NSEntityDescription?, lastEntityHasRules = true
+        func mayFail(_ object: NSManagedObject) -> Bool {
+            guard type(of: object) == NSManagedObject.self else { return true }
+            let entity = object.entity
+            if entity !== lastEntity {
+                (lastEntity, lastEntityHasRules) = (entity, !entity.validatedProperties.isEmpty)
+            }
+            return lastEntityHasRules && needsValidation(object)
+        }
         // Closures that call the methods: a method reference (`object.validateForUpdate`) is a partial
         // application, which retained the object twice more per call.
         for object in deleted.objects { collect { try object.validateForDelete() } }
-        for object in inserted.objects where needsValidation(object) { collect { try object.validateForInsert() } }
-        for object in updated.objects where needsValidation(object) { collect { try object.validateForUpdate() } }
+        for object in inserted.objects where mayFail(object) { collect { try object.validateForInsert() } }
+        for object in updated.objects where mayFail(object) { collect { try object.validateForUpdate() } }
         if let error = NSError.validation(combining: errors) { throw error }
     }
 
