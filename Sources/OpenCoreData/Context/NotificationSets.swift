@@ -6,9 +6,9 @@
 /// listed in the same order. A set of managed objects costs ~450 instructions
 /// an object to build (a hasher per object, and NSObject's `isEqual(_:)`
 /// per probe that meets another object), so the second notification reuses
-/// the first one's set. Objects are compared by identity, in order: O(n)
-/// pointer comparisons for a set that matches, at most one per set kept
-/// for one that does not.
+/// the first one's set. A list is compared with the list of each set kept:
+/// counts first, then addresses in order until one differs (O(n) pointer
+/// comparisons for the set that matches).
 struct NotificationSets {
     /// A set and the list it was built from. A struct: an array of tuples
     /// has its type made at run time from its mangled name on first use,
