@@ -85,20 +85,19 @@ final class SQLiteRecordSort {
         for index in keys.indices {
             let key = keys[index], position = key.position
             let slot = record.layout === layout ? key.slot : record.layout.slot(of: key.attribute)
-            switch (key.kind, sqlite3_column_type(statement, position)) {
+            // The column looked up once, as `SQLiteColumnReader` reads it (an unprotected value, read on
+            // the statement's own thread).
+            let value = sqlite3_column_value(statement, position)
+            switch (key.kind, sqlite3_value_type(value)) {
             case (_, SQLITE_NULL):
                 guard case .none = slots[slot] else { return false }
             case (.integer, SQLITE_INTEGER):
-                guard SQLiteSortColumn.integer(slots[slot]) == sqlite3_column_int64(statement, position) else {
-                    return false
-                }
+                guard SQLiteSortColumn.integer(slots[slot]) == sqlite3_value_int64(value) else { return false }
             case (.real, SQLITE_INTEGER), (.real, SQLITE_FLOAT):
-                guard SQLiteSortColumn.real(slots[slot]) == sqlite3_column_double(statement, position) else {
-                    return false
-                }
+                guard SQLiteSortColumn.real(slots[slot]) == sqlite3_value_double(value) else { return false }
             case (.string, SQLITE_TEXT):
                 guard case .string(let string) = slots[slot],
-                      string.utf8.count == Int(sqlite3_column_bytes(statement, position)) else { return false }
+                      string.utf8.count == Int(sqlite3_value_bytes(value)) else { return false }
             default:
                 return false
             }
