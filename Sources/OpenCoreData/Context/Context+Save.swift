@@ -156,36 +156,29 @@ extension NSManagedObjectContext {
                 }
             }
         }
-        // A plain NSManagedObject's validateForInsert()/validateForUpdate() check its entity's rules and
-        // nothing else: without rules there is no call to make. The last entity is remembered (a save's
-        // objects come in runs of one entity).
-        var lastEntity: NSEntityDescription?, lastEntityHasRules = true
-        func mayFail(_ object: NSManagedObject) -> Bool {
+        // Whether the save validates `object`. A subclass may override validation: always. A plain
+        // NSManagedObject's validateForInsert()/validateForUpdate() check its entity's rules and nothing else:
+        // never without rules; and values a child's save brought, which the child's validation passed and
+        // nothing changed since, only when a rule is on a transient property (the child's transient values
+        // stayed there). The last entity's rules are remembered: a save's objects come in runs of one entity.
+        var lastEntity: NSEntityDescription?, hasRules = true, hasTransientRules = true
+        func needsValidation(_ object: NSManagedObject) -> Bool {
             guard type(of: object) == NSManagedObject.self else { return true }
             let entity = object.entity
             if entity !== lastEntity {
-                (lastEntity, lastEntityHasRules) = (entity, !entity.validatedProperties.isEmpty)
+                lastEntity = entity
+                hasRules = !entity.validatedProperties.isEmpty
+                hasTransientRules = entity.validatedProperties.contains(where: \.isTransient)
             }
-            return lastEntityHasRules && needsValidation(object)
+            guard hasRules else { return false }
+            return object.childValidatedStamp != object.valuesStamp || hasTransientRules
         }
         // Closures that call the methods: a method reference (`object.validateForUpdate`) is a partial
         // application, which retained the object twice more per call.
         for object in deleted.objects { collect { try object.validateForDelete() } }
-        for object in inserted.objects where mayFail(object) { collect { try object.validateForInsert() } }
-        for object in updated.objects where mayFail(object) { collect { try object.validateForUpdate() } }
+        for object in inserted.objects where needsValidation(object) { collect { try object.validateForInsert() } }
+        for object in updated.objects where needsValidation(object) { collect { try object.validateForUpdate() } }
         if let error = NSError.validation(combining: errors) { throw error }
-    }
-
-    /// Whether a save validates `object`: yes, unless a child's save brought
-    /// it values that the child's validation passed, unchanged since, and
-    /// validating again could not tell otherwise: the object is a plain
-    /// NSManagedObject (a subclass may override validation) and no rule is
-    /// on a transient property (the child's transient values stayed there).
-    private func needsValidation(_ object: NSManagedObject) -> Bool {
-        guard object.childValidatedStamp == object.valuesStamp, type(of: object) == NSManagedObject.self else {
-            return true
-        }
-        return object.entity.validatedProperties.contains(where: \.isTransient)
     }
 
     /// Makes the saved state the context's: `rows` are the cached rows of
