@@ -33,6 +33,14 @@ struct SQLiteColumnReader {
         return sqlite3_value_int64(value)
     }
 
+    /// The text in column `index` (up to its first NUL byte, as GRDB reads
+    /// text); nil for NULL or any other storage class.
+    func text(_ index: Int) -> String? {
+        let value = sqlite3_column_value(statement, CInt(index))
+        guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return nil }
+        return String(cString: text)
+    }
+
     /// How a column is read: the attribute types read straight from
     /// `sqlite3_column_*`, and the rest (through `SQLiteValueCoding`).
     enum Kind {

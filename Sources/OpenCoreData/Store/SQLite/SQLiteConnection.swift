@@ -4,16 +4,27 @@ import GRDB
 /// rewriting the hashes at the next save (Core Data's escape hatch, §8.2).
 public let NSIgnorePersistentStoreVersioningOption = "NSIgnorePersistentStoreVersioningOption"
 
-/// Opens the GRDB connection(s) of an SQLite store from its options: a
-/// `DatabasePool` (WAL: readers do not wait for the writer) unless the
-/// pragmas ask for another journal mode, then a `DatabaseQueue`.
+/// Opens the GRDB connection of an SQLite store from its options: one
+/// `DatabaseQueue`, in WAL mode unless the pragmas ask for another journal
+/// mode, and on demand a read-only `DatabasePool` beside it for query
+/// generations (``snapshotPool(beside:)``).
+///
+/// Why a queue and not a pool: the coordinator runs its stores' operations
+/// one at a time, so the store reads and writes on one connection, and in
+/// WAL mode that connection's reads wait for no other (another coordinator
+/// or process writing); a `DatabasePool` opens the same writer connection
+/// and then makes sure the WAL file is not empty by committing a
+/// `CREATE TABLE` and `DROP TABLE` at every open of a file closed cleanly,
+/// with file-system checks around it (~900k instructions of the pool's
+/// 1.4M), which Core Data's open does not do to a file.
 enum SQLiteConnection {
-    /// The writer for the store file at `url`. Pragma names must be SQL
+    /// The connection to the store file at `url` (or a private database in
+    /// memory when `isInMemory`, which ``isInMemory(_:)`` decides). Pragma names must be SQL
     /// identifiers and values plain words or numbers: they are the only text
     /// the store splices into SQL, so anything else is refused with 134000.
-    /// With `debugLog`, each connection's statements are traced into it.
-    static func open(at url: URL, options: [AnyHashable: Any]?, readOnly: Bool,
-                     debugLog: SQLiteDebugLog? = nil) throws -> any DatabaseWriter {
+    /// With `debugLog`, the connection's statements are traced into it.
+    static func open(at url: URL, isInMemory: Bool, options: [AnyHashable: Any]?, readOnly: Bool,
+                     debugLog: SQLiteDebugLog? = nil) throws -> DatabaseQueue {
         var pragmas: [(String, String)] = []
         for (key, value) in pragmaOptions(options?[NSSQLitePragmasOption]) {
             let name = "\(key)".lowercased(), text = "\(value)"
@@ -25,6 +36,8 @@ enum SQLiteConnection {
         let journal = pragmas.first { $0.0 == "journal_mode" }?.1.uppercased() ?? "WAL"
         pragmas.removeAll { $0.0 == "journal_mode" }
         let settings = pragmas.sorted { $0.0 < $1.0 }
+        // SQLite's advice for WAL, as GRDB's pools set it, unless the options say otherwise.
+        let synchronous = journal == "WAL" && !settings.contains { $0.0 == "synchronous" } ? "NORMAL" : nil
 
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -40,21 +53,43 @@ enum SQLiteConnection {
         do {
             // Apple's in-memory SQLite store: a private database per store; the
             // device itself is never opened, so nothing can write to or remove it.
-            if isInMemory(url) { return try DatabaseQueue(configuration: configuration) }
+            if isInMemory { return try DatabaseQueue(configuration: configuration) }
             if readOnly, !FileManager.default.fileExists(atPath: url.path) {
                 throw NSError.coreData(NSPersistentStoreOpenError, "There is no store to open read-only at \(url.path).",
                                        userInfo: [NSFilePathErrorKey: url.path])
             }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if journal == "WAL" { return try DatabasePool(path: url.path, configuration: configuration) }
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            if !readOnly { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = \(journal)") } }
+            if !readOnly {
+                try queue.writeWithoutTransaction { db in
+                    let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(journal)")
+                    if journal == "WAL", mode?.uppercased() != "WAL" {
+                        throw DatabaseError(message: "could not turn on WAL mode (the journal mode is "
+                                            + "\(mode ?? "unknown"))")
+                    }
+                    if let synchronous { try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+                }
+            }
             return queue
         } catch let error as DatabaseError {
             throw NSError.coreData(NSPersistentStoreOpenError, "Cannot open the store at \(url.path): \(error.message ?? "\(error)").",
                                    userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error as NSError,
                                               NSSQLiteErrorDomain: Int(error.resultCode.rawValue)])
         }
+    }
+
+    /// A read-only pool on the file `database` is open on, whose snapshots
+    /// keep query generations; nil when the file is not in WAL mode (an
+    /// in-memory store, another journal mode), where a reader would block
+    /// the writer. Its connections are set up as `database`'s (the same
+    /// pragmas, functions and debug log). Opened once per store, when the
+    /// first generation is taken (~0.6M instructions).
+    static func snapshotPool(beside database: DatabaseQueue) throws -> DatabasePool? {
+        let mode = try database.unsafeReentrantRead { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        guard mode?.lowercased() == "wal" else { return nil }
+        var configuration = database.configuration
+        configuration.readonly = true
+        return try DatabasePool(path: database.path, configuration: configuration)
     }
 
     /// Whether `url` is `/dev/null`, which Core Data takes for an SQLite store

@@ -23,15 +23,21 @@ struct SQLiteExternalData: Sendable {
     /// First byte of a column value followed by the name of a file.
     static let externalTag: UInt8 = 2
 
-    /// `.<store name>_SUPPORT/_EXTERNAL_DATA` beside the store file.
-    let folder: URL
+    private let storeURL: URL
     /// An in-memory store (at `/dev/null`) has no folder beside it: every value stays in its row.
     let keepsAllInline: Bool
 
-    init(storeURL: URL) {
-        folder = storeURL.deletingLastPathComponent()
+    /// `.<store name>_SUPPORT/_EXTERNAL_DATA` beside the store file. Made when asked for: Foundation's URL
+    /// operations cost ~60k instructions, which opening a store that writes no file should not pay.
+    var folder: URL {
+        storeURL.deletingLastPathComponent()
             .appendingPathComponent(".\(storeURL.deletingPathExtension().lastPathComponent)_SUPPORT/_EXTERNAL_DATA")
-        keepsAllInline = SQLiteConnection.isInMemory(storeURL)
+    }
+
+    /// The files of the store at `storeURL`; `isInMemory` when it is known (``SQLiteConnection/isInMemory(_:)``).
+    init(storeURL: URL, isInMemory: Bool? = nil) {
+        self.storeURL = storeURL
+        keepsAllInline = isInMemory ?? SQLiteConnection.isInMemory(storeURL)
     }
 
     /// The column value keeping `data` in the row.
@@ -71,7 +77,7 @@ struct SQLiteExternalData: Sendable {
     /// name. Throws NSPersistentStoreSaveError with the file system's error as
     /// NSUnderlyingErrorKey when the file cannot be written.
     func write(_ data: Data, for attribute: NSAttributeDescription) throws -> String {
-        let name = UUID().uuidString
+        let name = UUID().uuidString, folder = folder
         let url = folder.appendingPathComponent(name)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -90,6 +96,7 @@ struct SQLiteExternalData: Sendable {
     /// orphan: nothing points to it any more, so that costs disk space, never data.
     func remove(_ names: [String]) {
         guard !keepsAllInline else { return }
+        let folder = folder
         for name in names { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
     }
 

@@ -22,13 +22,14 @@ enum SQLiteMetadata {
     /// The metadata of a file whose schema was read, as `read(_:)`.
     static func read(_ db: Database, schema: SQLiteFileSchema) throws -> [String: Any]? {
         guard schema.hasTable("Z_METADATA"),
-              let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
+              let row = try db.makeStatement(sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+                .rowValues(limit: 1).first else {
             return nil
         }
         // The file is untrusted: each value's storage class is checked instead
         // of GRDB's trapping conversions.
         var metadata: [String: Any] = [:]
-        let plistValue = row[1] as DatabaseValue
+        let plistValue = row[1]
         switch plistValue.storage {
         case .null: break
         case .blob(let plist) where plist.isEmpty: break
@@ -50,7 +51,7 @@ enum SQLiteMetadata {
         default:
             throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The store's Z_METADATA.Z_PLIST is \(SQLitePrimaryKeyTable.describe(row[1])), not a property list.")
         }
-        switch (row[0] as DatabaseValue).storage {
+        switch row[0].storage {
         case .null: break
         case .string(let uuid): metadata[uuidKey] = uuid
         default:

@@ -47,9 +47,8 @@ public enum SQLitePrimaryKeyTable {
         }
         var rows: [SQLitePrimaryKeyRow] = []
         var numbers: Set<Int> = [], names: Set<String> = []
-        let cursor = try Row.fetchCursor(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
-        while let row = try cursor.next() {
-            let values = (0..<4).map { row[$0] as DatabaseValue }
+        for values in try db.makeStatement(sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+            .rowValues() {
             guard case .int64(let rawNumber) = values[0].storage, rawNumber > 0, rawNumber <= Int32.max else {
                 throw damaged(file, "a Z_PRIMARYKEY row has Z_ENT \(values[0]), not a positive integer")
             }

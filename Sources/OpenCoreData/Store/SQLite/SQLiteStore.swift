@@ -4,17 +4,22 @@ import GRDB
 /// Data lays it out (``SQLiteSchema``), so stores move between Apple
 /// platforms and Linux.
 ///
-/// The file is open as a GRDB `DatabasePool` in WAL mode, each save is one
-/// write transaction, and fetches run as SQL with bound parameters. The
-/// coordinator calls the record operations one at a time, so the store keeps
-/// no lock of its own, and they read on the pool's writer connection, idle
-/// between them (``readOneQuery(_:)``); the pool's readers serve history
-/// and migration reads, and snapshots serve query generations.
+/// The file is open on one GRDB `DatabaseQueue` in WAL mode
+/// (``SQLiteConnection``), each save is one write transaction, and fetches
+/// run as SQL with bound parameters. The coordinator calls the record
+/// operations one at a time, so the store keeps no lock of its own, and
+/// reads and writes share the connection (``readOneQuery(_:)``); a
+/// read-only pool opened beside it with the first query generation keeps
+/// generations' snapshots.
 final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     override var type: String { NSSQLiteStoreType }
 
-    /// The connection(s); set by `loadMetadata()`.
-    private(set) var database: (any DatabaseWriter)!
+    /// The connection; set by `loadMetadata()`.
+    private(set) var database: DatabaseQueue!
+    /// The read-only pool whose snapshots keep query generations, opened with the first; nil before, and
+    /// for a file not in WAL mode.
+    private var snapshotPool: DatabasePool?
+    private var lookedForSnapshotPool = false
     /// Table and column names of every entity; set by `loadMetadata()`.
     private(set) var mapping: SQLiteMapping!
     /// Where values of attributes allowing external storage live as files; set by `loadMetadata()`.
@@ -62,19 +67,44 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         mapping = try model.derived("SQLiteMapping \(String(describing: configuration))") {
             try SQLiteMapping(model: model, configuration: configuration)
         }
-        externalData = SQLiteExternalData(storeURL: url)
+        let isInMemory = SQLiteConnection.isInMemory(url)
+        externalData = SQLiteExternalData(storeURL: url, isInMemory: isInMemory)
         debugLog = SQLiteDebugLog(store: url)
-        database = try SQLiteConnection.open(at: url, options: options, readOnly: isReadOnly, debugLog: debugLog)
+        database = try SQLiteConnection.open(at: url, isInMemory: isInMemory, options: options, readOnly: isReadOnly,
+                                             debugLog: debugLog)
         // The file's tables, read once for every check below; again after a migration changed them.
         var schema: SQLiteFileSchema?
+        let ignoresVersions = (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true
+        /// Takes `existing` as the store's metadata once the file holds the model's version: the mapping reads
+        /// the file's many-to-many tables, and the checks compare the file with the model.
+        func adopt(_ existing: [String: Any], _ db: Database, _ current: SQLiteFileSchema) throws {
+            mapping = try mapping.reading(SQLiteFileJoinTables(current), model: model, configuration: configuration)
+            metadata = existing
+            if ignoresVersions {
+                metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
+            } else {
+                try SQLiteStoreSetup.checkCompatible(existing, model: model, configuration: configuration, url: url)
+                writtenMetadataChanges = metadataChanges
+            }
+            try SQLiteStoreSetup.checkLayout(db, mapping: mapping, url: url, schema: current)
+        }
         try translatingErrors {
-            if var existing = try readInTransaction({ db in
+            // One read transaction when the file needs no migration (each costs a BEGIN and a COMMIT).
+            var adopted = false
+            if var existing = try readInTransaction({ db -> [String: Any]? in
                 let current = try SQLiteFileSchema(db)
                 schema = current
-                return try SQLiteMetadata.read(db, schema: current)
+                guard let existing = try SQLiteMetadata.read(db, schema: current) else { return nil }
+                let hashes = (existing[NSStoreModelVersionHashesKey] as? [String: Any]) ?? [:]
+                if ignoresVersions || model.differingEntities(forConfigurationName: configuration,
+                                                              storeHashes: hashes)?.isEmpty != false {
+                    try adopt(existing, db, current)
+                    adopted = true
+                }
+                return existing
             }) {
-                let ignoresVersions = (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true
-                if !ignoresVersions, let migrated = try SQLiteStoreMigration.migrateIfNeeded(
+                guard !adopted else { return }
+                if let migrated = try SQLiteStoreMigration.migrateIfNeeded(
                     existing, database: database, model: model, configuration: configuration, url: url,
                     options: options, readOnly: isReadOnly) {
                     existing = migrated
@@ -83,18 +113,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                 try readInTransaction { db in
                     let current = try schema ?? SQLiteFileSchema(db)
                     schema = current
-                    // An existing file's many-to-many pairs are read where the file holds them.
-                    mapping = try mapping.reading(SQLiteFileJoinTables(current), model: model,
-                                                  configuration: configuration)
-                    metadata = existing
-                    if ignoresVersions {
-                        metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
-                    } else {
-                        try SQLiteStoreSetup.checkCompatible(existing, model: model, configuration: configuration,
-                                                             url: url)
-                        writtenMetadataChanges = metadataChanges
-                    }
-                    try SQLiteStoreSetup.checkLayout(db, mapping: mapping, url: url, schema: current)
+                    try adopt(existing, db, current)
                 }
                 return
             }
@@ -392,14 +411,13 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// own in SQLite, so it sees one state of the file; the BEGIN and COMMIT
     /// of a read transaction cost ~36k instructions.
     ///
-    /// Why the writer and not one of the `DatabasePool`'s readers: the
-    /// coordinator runs its stores' operations one at a time
-    /// (`performStoreAccess`), so the writer is idle whenever a record
-    /// operation reads, and in WAL mode a read on it waits for no other
-    /// connection. A reader of the pool costs ~33k instructions more per read
-    /// (taking it from the pool instantiates a generic key path each time, and
-    /// it checks the schema version), half of firing a fault alone; and a
-    /// store that reads only this way never opens a reader connection.
+    /// Why no reader connection of its own: the coordinator runs its stores'
+    /// operations one at a time (`performStoreAccess`), so the connection is
+    /// idle whenever a record operation reads, and in WAL mode a read on it
+    /// waits for no other connection. A `DatabasePool` reader cost ~33k
+    /// instructions more per read (taking it from the pool instantiates a
+    /// generic key path each time, and it checks the schema version), half
+    /// of firing a fault alone.
     func readOneQuery<T>(_ body: (Database) throws -> T) throws -> T {
         if let pinned = Self.pinnedReads?[ObjectIdentifier(self)] { return try pinned.read(body) }
         return try database.unsafeReentrantWrite(body)
@@ -423,10 +441,15 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     /// A read transaction kept open on the store's current data, for a query generation; nil when the store is
-    /// not a WAL database (an in-memory SQLite store), which cannot keep one.
+    /// not a WAL database (an in-memory SQLite store, another journal mode), which cannot keep one.
     func makeGenerationSnapshot() throws -> DatabaseSnapshot? {
-        guard let pool = database as? DatabasePool else { return nil }
-        return try translatingErrors { try pool.makeSnapshot() }
+        try translatingErrors {
+            if !lookedForSnapshotPool {
+                snapshotPool = try SQLiteConnection.snapshotPool(beside: database)
+                lookedForSnapshotPool = true
+            }
+            return try snapshotPool?.makeSnapshot()
+        }
     }
 
     /// `body`, with a unique index's refusal as a `StoreConstraintViolation` for the context to resolve.

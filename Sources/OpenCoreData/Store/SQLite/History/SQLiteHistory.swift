@@ -29,7 +29,6 @@ final class SQLiteHistory: @unchecked Sendable {
     static func open(_ database: any DatabaseWriter, mapping: SQLiteMapping, tracking: Bool,
                      readOnly: Bool, schema: SQLiteFileSchema?) throws -> SQLiteHistory? {
         guard tracking, !readOnly else {
-            // On the writer connection, as the store's other opening reads: a pool's reader opens on demand.
             let exists = try schema.map(SQLiteHistoryTables.exist)
                 ?? database.writeWithoutTransaction(SQLiteHistoryTables.exist)
             return exists ? SQLiteHistory(mapping: mapping, recorder: nil) : nil
