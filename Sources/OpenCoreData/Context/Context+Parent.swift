@@ -197,7 +197,7 @@ extension NSManagedObjectContext {
     /// `appliesWindow` (otherwise the child applies it after merging its own).
     func selectFromParent(_ parent: NSManagedObjectContext, _ request: NSFetchRequest<NSFetchRequestResult>,
                           appliesWindow: Bool) throws -> Selection {
-        let copy = request.copy() as! NSFetchRequest<NSFetchRequestResult>
+        let copy = request.copy(with: nil) as! NSFetchRequest<NSFetchRequestResult>
         copy.resultType = request.includesPropertyValues ? .managedObjectResultType : .managedObjectIDResultType
         copy.returnsObjectsAsFaults = true
         copy.includesPendingChanges = true
