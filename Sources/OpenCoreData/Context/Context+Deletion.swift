@@ -42,12 +42,19 @@ extension NSManagedObjectContext {
         // Nullify clears their inverse) are read with their records, one query
         // where a fault of each would be another: the rows stay cached, held
         // here, through this wave's rules and the next wave's faults.
+        //
+        // A Cascade whose destinations need none of their values to be
+        // deleted reads their versions instead, and they stay faults
+        // (Context+DeferredDeletes.swift).
         var held: [StoreRowCache.Row] = []
+        var unread: [ObjectKey: UnreadDestination] = [:]
         while !pendingDeletes.isEmpty {
-            let wave = pendingDeletes
+            var wave = pendingDeletes
             pendingDeletes = []
+            if !unread.isEmpty { wave = deferDeletes(in: wave, unread: unread) }
             withExtendedLifetime(held) { fulfillFaults(wave) }
-            held = readToManyFaults(of: wave, readingDestinations: Self.changesDestinationsWhenDeleted)
+            let read = readToManyFaults(of: wave, reading: destinationReading)
+            (held, unread) = (read.rows, read.unread)
             withExtendedLifetime(held) {
                 readInverseToManys(nullifiedBy: wave)
                 for object in wave { runDeleteRules(of: object) }
@@ -81,15 +88,6 @@ extension NSManagedObjectContext {
         for (inverse, destinations) in byInverse.values {
             fulfillFaults(destinations)
             readToManyFaults(of: destinations, only: inverse)
-        }
-    }
-
-    /// Whether deleting an owner of `relationship` changes its destinations.
-    private static func changesDestinationsWhenDeleted(_ relationship: NSRelationshipDescription) -> Bool {
-        switch relationship.deleteRule {
-        case .cascadeDeleteRule: true
-        case .nullifyDeleteRule: relationship.inverseRelationship != nil
-        case .denyDeleteRule, .noActionDeleteRule: false
         }
     }
 

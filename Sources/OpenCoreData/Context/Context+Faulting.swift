@@ -94,14 +94,14 @@ extension NSManagedObjectContext {
 
     /// Reads the unread to-many relationships of `objects` (only
     /// `relationship` when given): one read per store, relationship and 512
-    /// owners, instead of one per object. The relationships
-    /// `readingDestinations` accepts read their destinations' records in the
-    /// same queries; the rows are returned, and stay in the row cache while
-    /// the caller holds them.
+    /// owners, instead of one per object. Each relationship's destinations
+    /// are read as `reading` says: their records in the same queries (the
+    /// rows are returned, and stay in the row cache while the caller holds
+    /// them), or their versions (returned with their owners).
     @discardableResult
     func readToManyFaults(of objects: [NSManagedObject], only relationship: NSRelationshipDescription? = nil,
-                          readingDestinations: (NSRelationshipDescription) -> Bool = { _ in false })
-        -> [StoreRowCache.Row] {
+                          reading: (NSRelationshipDescription) -> DestinationReading = { _ in .keys })
+        -> ToManyRead {
         var owners: [ObjectIdentifier: (NSRelationshipDescription, Int, [NSManagedObject])] = [:]
         for object in objects where object.managedObjectContext === self && !object.isFault {
             let layout = object.values.layout
@@ -111,14 +111,24 @@ extension NSManagedObjectContext {
                 owners[ObjectIdentifier(toMany), default: (toMany, slot, [])].2.append(object)
             }
         }
-        var rows: [StoreRowCache.Row] = []
+        var result = ToManyRead()
         for (toMany, slot, group) in owners.values {
-            let read = readDestinations(of: group.map(\.objectID), via: toMany,
-                                        withRecords: readingDestinations(toMany))
-            for object in group { object.fillUnreadToMany(slot, with: read.destinations[object.objectID] ?? []) }
-            rows += read.rows
+            let read = readDestinations(of: group.map(\.objectID), via: toMany, reading: reading(toMany))
+            // Versions are read only for a to-many whose inverse is a to-one (`deletesWithoutValues`).
+            let inverse = read.versions.isEmpty ? nil : toMany.inverseRelationship
+            for object in group {
+                let destinations = read.destinations[object.objectID] ?? []
+                object.fillUnreadToMany(slot, with: destinations)
+                guard let inverse else { continue }
+                for id in destinations {
+                    guard let version = read.versions[ObjectKey(id)] else { continue }
+                    result.unread[ObjectKey(id)] = UnreadDestination(version: version, owner: object, via: toMany,
+                                                                    inverse: inverse)
+                }
+            }
+            result.rows += read.rows
         }
-        return rows
+        return result
     }
 
     /// The destinations of the to-many `relationship` of the records `ids`,
@@ -127,32 +137,41 @@ extension NSManagedObjectContext {
     /// IDs out.
     func readDestinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription)
         -> [ObjectKey: [NSManagedObjectID]] {
-        readDestinations(of: ids, via: relationship, withRecords: false).destinations
+        readDestinations(of: ids, via: relationship, reading: .keys).destinations
     }
 
-    /// `readDestinations(of:via:)`, and `withRecords` the destinations'
-    /// records as cached rows (none in a nested context: its parent has them).
+    /// `readDestinations(of:via:)`, and the destinations' records as cached
+    /// rows or their versions as `reading` asks (none in a nested context: its
+    /// parent has them). A store that reads no versions gives the records instead.
     private func readDestinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription,
-                                  withRecords: Bool)
-        -> (destinations: [ObjectKey: [NSManagedObjectID]], rows: [StoreRowCache.Row]) {
-        if let parent { return (askParent(parent) { parent.destinationsForChild(ids, via: relationship, self) }, []) }
-        guard let coordinator = persistentStoreCoordinator else { return ([:], []) }
+                                  reading: DestinationReading)
+        -> (destinations: [ObjectKey: [NSManagedObjectID]], rows: [StoreRowCache.Row], versions: [ObjectKey: Int64]) {
+        if let parent {
+            return (askParent(parent) { parent.destinationsForChild(ids, via: relationship, self) }, [], [:])
+        }
+        guard let coordinator = persistentStoreCoordinator else { return ([:], [], [:]) }
         var result: [ObjectKey: [NSManagedObjectID]] = [:], rows: [StoreRowCache.Row] = []
+        var versions: [ObjectKey: Int64] = [:]
         let byStore = Dictionary(grouping: ids.filter { $0.persistentStore != nil }) {
             ObjectAddress($0.persistentStore!)
         }
         for ids in byStore.values {
             let store = ids[0].persistentStore!
-            typealias Read = (destinations: [ObjectKey: [NSManagedObjectID]], rows: [StoreRowCache.Row])
+            typealias Read = (destinations: [ObjectKey: [NSManagedObjectID]], rows: [StoreRowCache.Row],
+                              versions: [ObjectKey: Int64])
             let read = try? readStores(coordinator) { cache -> Read in
-                guard withRecords else { return (try store.destinations(of: ids, via: relationship), []) }
+                if reading == .versions, let read = try store.destinationsWithVersions(of: ids, via: relationship) {
+                    return (read.destinations, [], read.versions)
+                }
+                guard reading != .keys else { return (try store.destinations(of: ids, via: relationship), [], [:]) }
                 let (destinations, records) = try store.destinationsWithRecords(of: ids, via: relationship)
-                return (destinations, cache.rememberRead(contentsOf: records))
+                return (destinations, cache.rememberRead(contentsOf: records), [:])
             }
             result.merge(read?.destinations ?? [:]) { first, _ in first }
             rows += read?.rows ?? []
+            versions.merge(read?.versions ?? [:]) { first, _ in first }
         }
-        return (result, rows)
+        return (result, rows, versions)
     }
 
     func fulfill(_ object: NSManagedObject, with row: StoreRowCache.Row) {
@@ -160,6 +179,7 @@ extension NSManagedObjectContext {
         object.isInaccessible = false
         apply(row, to: object)
         object.awakeFromFetch()
+        if !deferredDeletes.isEmpty { finishDeferredDelete(of: object) }
     }
 
     /// Makes `row` the object's values and its committed state: the object

@@ -206,6 +206,7 @@ extension NSManagedObjectContext {
         inserted = ContextObjectList(.inserted)
         updated = ContextObjectList(.updated)
         deleted = ContextObjectList(.deleted)
+        deferredDeletes = [:]
         lockedObjects = ManagedObjectSet()
         for object in savedDeleted {
             forget(object)
@@ -295,6 +296,7 @@ extension NSManagedObjectContext {
         inserted = ContextObjectList(.inserted)
         updated = ContextObjectList(.updated)
         deleted = ContextObjectList(.deleted)
+        deferredDeletes = [:]
         lockedObjects = ManagedObjectSet()
         event = ContextEvent()
         undoManager?.removeAllActions()
@@ -314,6 +316,7 @@ extension NSManagedObjectContext {
         registered.removeAll()
         retained = [:]
         pendingDeletes = []
+        deferredDeletes = [:]
         lockedObjects = ManagedObjectSet()
         event = ContextEvent()
         undoManager?.removeAllActions()

@@ -36,6 +36,15 @@ extension NSManagedObject {
         if let inverse = relationship.inverseRelationship { object.unlink(self, via: inverse) }
     }
 
+    /// Removes `objects` from the to-many `relationship` on this side only:
+    /// their own side is left to their deferred deletes
+    /// (`NSManagedObjectContext.finishDeferredDelete(of:)`).
+    func removeDestinations(_ objects: [NSManagedObject], ofOneSide relationship: NSRelationshipDescription) {
+        fireFaultIfNeeded()
+        let gone = Set(objects.map(ObjectAddress.init))
+        changeRelated(relationship.name) { $0.remove(contentsOf: gone) }
+    }
+
     /// Makes `objects` the destinations of the to-many `relationship`, in
     /// their order when it is ordered; costs one step per added or removed object.
     func replaceDestinations(of relationship: NSRelationshipDescription, with objects: [NSManagedObject]) {

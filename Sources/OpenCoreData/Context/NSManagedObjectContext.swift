@@ -145,6 +145,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var deleted = ContextObjectList(.deleted)
     /// Deleted objects whose delete rules have not run yet.
     var pendingDeletes: [NSManagedObject] = []
+    /// Deleted objects left faults by a cascade (Context+DeferredDeletes.swift), until the save.
+    var deferredDeletes: [ObjectAddress: DeferredDelete] = [:]
     /// Unchanged objects whose records the next save checks for changes
     /// made elsewhere (`detectConflicts(for:)`).
     var lockedObjects = ManagedObjectSet()
@@ -153,6 +155,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     @exclusivity(unchecked) var inserted = ContextObjectList(.inserted), updated = ContextObjectList(.updated)
     @exclusivity(unchecked) var deleted = ContextObjectList(.deleted)
     @exclusivity(unchecked) var pendingDeletes: [NSManagedObject] = []
+    @exclusivity(unchecked) var deferredDeletes: [ObjectAddress: DeferredDelete] = [:]
     @exclusivity(unchecked) var lockedObjects = ManagedObjectSet()
     #endif
     /// Changes since the last `processPendingChanges()`, for ObjectsDidChange.
@@ -345,6 +348,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         deleted.remove(object)
         if !event.deleted.remove(object) { event.undeleted.append(object) }
         pendingDeletes.removeAll { $0 === object }
+        deferredDeletes[ObjectAddress(object)] = nil
         if !object.isInsertedFlag { objectDidChange(object) }
     }
 

@@ -61,7 +61,8 @@ struct SavePlan {
             try add(object.objectID) { $0.lockedVersions.append((object.objectID, version)) }
         }
         for object in context.deleted.objects where !object.hasTemporaryID {
-            let version = object.committedRow?.version ?? 0
+            // A delete left a fault (Context+DeferredDeletes.swift) requires the version its cascade read.
+            let version = object.committedRow?.version ?? context.deferredDeletes[ObjectAddress(object)]?.version ?? 0
             try add(object.objectID) { changes in
                 changes.deleted.append(object.objectID)
                 if version > 0 { changes.deletedVersions.append((object.objectID, version)) }

@@ -35,6 +35,16 @@ struct ManagedObjectSet {
         return true
     }
 
+    /// Removes the members whose addresses `gone` holds, in one pass; false when none was there.
+    @discardableResult
+    mutating func remove(contentsOf gone: Set<ObjectAddress>) -> Bool {
+        let count = objects.count
+        objects.removeAll { gone.contains(ObjectAddress($0)) }
+        guard objects.count != count else { return false }
+        members.subtract(gone)
+        return true
+    }
+
     /// Inserts `object` at `index`; false when it was already there.
     @discardableResult
     mutating func insert(_ object: NSManagedObject, at index: Int) -> Bool {

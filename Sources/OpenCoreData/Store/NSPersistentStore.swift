@@ -105,6 +105,17 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         return (destinations, Array(try snapshots(for: destinations.values.flatMap { $0 }).values))
     }
 
+    /// The destinations of the to-many `relationship` of each record of
+    /// `ids` (as `destinations(of:via:)`), with each destination's version
+    /// (`Z_OPT`, which the save's delete requires): what deleting
+    /// destinations whose rules need none of their values reads. Nil when
+    /// the store has no versions to read without the records; the caller
+    /// reads those then.
+    func destinationsWithVersions(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription)
+        throws -> (destinations: [ObjectKey: [NSManagedObjectID]], versions: [ObjectKey: Int64])? {
+        nil
+    }
+
     /// The records of `ids` with every to-many relationship read: what
     /// evaluating key paths over stored records needs.
     func completeSnapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {

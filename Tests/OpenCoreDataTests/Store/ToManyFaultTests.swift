@@ -74,22 +74,121 @@ import Testing
         }
     }
 
-    /// The photos a Cascade deletes come with their records from the query
-    /// that finds them (one query, not a second by their keys), and the save
-    /// deletes every one.
+    /// Deletes every album and processes the change: one to-many query, no record read by key.
+    @discardableResult
+    private static func deleteEveryAlbumInOneQuery(_ context: NSManagedObjectContext, _ store: SQLiteStore) throws
+        -> [NSManagedObject] {
+        let albums = try fetchAlbums(context)
+        let recordReads = store.recordQueryCount
+        for album in albums { context.delete(album) }
+        context.processPendingChanges()
+        #expect(store.toManyQueryCount == 1)
+        #expect(store.recordQueryCount == recordReads)
+        return albums
+    }
+
+    /// When the photos a Cascade deletes need their values (here for the
+    /// context's undo manager, which keeps what deleted objects held), they
+    /// come with their records from the query that finds them (one query,
+    /// not a second by their keys), and the save deletes every one.
     @Test func aCascadeReadsTheDestinationsRecordsWithTheirKeys() throws {
         let (context, store) = try Self.albums()
         try context.performAndWait { () throws in
-            let albums = try Self.fetchAlbums(context)
-            let recordReads = store.recordQueryCount
-            for album in albums { context.delete(album) }
-            context.processPendingChanges()
-            #expect(store.toManyQueryCount == 1)
-            #expect(store.recordQueryCount == recordReads)
+            context.undoManager = UndoManager()
+            try Self.deleteEveryAlbumInOneQuery(context, store)
             #expect(context.deletedObjects.count == 33)
             #expect(context.deletedObjects.allSatisfy { !$0.isFault })
             try context.save()
             #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
+        }
+    }
+
+    /// Photos of the plain class, whose one rule of their own is their
+    /// album's Nullify, need none of their values to be deleted by the
+    /// album's Cascade (issue 13): the query that finds them reads their
+    /// versions, not their records, and they stay faults. What they show is
+    /// what running the rule at once shows: the albums hold no photos, and a
+    /// photo whose fault fires before the save has its values and no album.
+    @Test func aCascadeDeletesPlainDestinationsAsFaults() throws {
+        let (context, store) = try Self.albums()
+        try context.performAndWait { () throws in
+            let albums = try Self.deleteEveryAlbumInOneQuery(context, store)
+            let photos = context.deletedObjects.filter { $0.entity.name == "Photo" }
+            #expect(photos.count == 30 && photos.allSatisfy { $0.isFault && $0.isDeleted })
+            #expect(albums.allSatisfy { ($0.value(forKey: "photos") as? NSSet)?.count == 0 })
+            let fired = try #require(photos.first)
+            #expect((fired.value(forKey: "name") as? String)?.hasPrefix("p") == true)
+            #expect(fired.value(forKey: "album") == nil)
+            #expect(!fired.isFault && fired.isDeleted)
+            try context.save()
+            #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
+            #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Album")) == 0)
+        }
+    }
+
+    /// Deleting as faults changes nothing a caller sees after the rules ran:
+    /// the same deleted and updated objects, the same albums' photos and
+    /// changed values, the same photos once fired, and a rollback brings all
+    /// back; against the same cascade with the photos' records read (an undo
+    /// manager asks for them).
+    @Test func aCascadeOfFaultsShowsWhatTheRulesRunAtOnceShow() throws {
+        func observed(withRecords: Bool) throws -> [String] {
+            let (context, _) = try Self.albums()
+            return try context.performAndWait { () throws -> [String] in
+                if withRecords { context.undoManager = UndoManager() }
+                let albums = try Self.fetchAlbums(context)
+                context.delete(albums[0])
+                context.delete(albums[2])
+                context.processPendingChanges()
+                var seen = ["deleted \(context.deletedObjects.count)", "updated \(context.updatedObjects.count)"]
+                for album in albums {
+                    let photos = (album.value(forKey: "photos") as? NSSet)?.count ?? -1
+                    seen.append("\(album.value(forKey: "name")!): \(photos), \(album.changedValues().keys.sorted())")
+                }
+                let photos = context.deletedObjects.filter { $0.entity.name == "Photo" }
+                    .sorted { ($0.value(forKey: "name") as! String) < ($1.value(forKey: "name") as! String) }
+                for photo in photos {
+                    let album = photo.value(forKey: "album") == nil ? "no album" : "an album"
+                    let changed = photo.changedValues().keys.sorted()
+                    seen.append("\(photo.value(forKey: "name")!) \(photo.isDeleted) \(album) \(changed)")
+                }
+                context.rollback()
+                seen.append("after rollback: \(context.deletedObjects.count) deleted, "
+                            + "\(albums.map { ($0.value(forKey: "photos") as? NSSet)?.count ?? -1 })")
+                return seen
+            }
+        }
+        let deferred = try observed(withRecords: false), read = try observed(withRecords: true)
+        #expect(deferred == read)
+        #expect(deferred.first == "deleted 22")
+    }
+
+    /// A photo deleted as a fault is deleted at the version the cascade read:
+    /// changed elsewhere in between, the save fails with a merge conflict, as
+    /// for a photo read with its record, and succeeds with a policy that
+    /// resolves it.
+    @Test func aFaultDeletedByACascadeKeepsOptimisticLocking() throws {
+        let (context, _) = try Self.albums()
+        let other = TestStack.sibling(of: context)
+        try context.performAndWait { () throws in
+            for album in try Self.fetchAlbums(context) where album.value(forKey: "name") as? String == "a1" {
+                context.delete(album)
+            }
+            context.processPendingChanges()
+            #expect(context.deletedObjects.filter(\.isFault).count == 10)
+        }
+        try other.performAndWait { () throws in
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.predicate = NSPredicate(format: "name == 'p1-3'")
+            try #require(try other.fetch(request).first).setValue("changed", forKey: "name")
+            try other.save()
+        }
+        try context.performAndWait { () throws in
+            let error = try #require(throws: NSError.self) { try context.save() }
+            #expect(error.code == NSManagedObjectMergeError)
+            context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+            try context.save()
+            #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 20)
         }
     }
 

@@ -236,54 +236,68 @@ struct SQLiteRecordReader {
     /// The destinations of `relationship` of the records whose primary keys
     /// are `keys`, by owner key; owners without destinations are left out.
     func destinations(of keys: [Int64], via relationship: NSRelationshipDescription) throws -> [Int64: [NSManagedObjectID]] {
-        try destinations(of: keys, via: relationship, readingRecords: false).destinations
+        try destinations(of: keys, via: relationship, reading: .keys).destinations
     }
 
-    /// `destinations(of:via:)`, and with `readingRecords` the destinations'
-    /// records too, read from the same rows: what propagating a delete
-    /// needs, as it goes on to the destinations' own rules.
-    func destinations(of keys: [Int64], via relationship: NSRelationshipDescription, readingRecords: Bool) throws
-        -> (destinations: [Int64: [NSManagedObjectID]], records: [StoreSnapshot]) {
+    /// What a to-many read reads of each destination besides its key and entity.
+    enum DestinationColumns {
+        case keys
+        /// The row's version (`Z_OPT`): what deleting a destination without its record needs.
+        case versions
+        /// The destination's whole record, from the same rows: what propagating a delete needs when the
+        /// destinations' own rules go on to read their values.
+        case records
+    }
+
+    /// `destinations(of:via:)`, and the destinations' versions or records as `reading` asks.
+    func destinations(of keys: [Int64], via relationship: NSRelationshipDescription, reading: DestinationColumns)
+        throws -> (destinations: [Int64: [NSManagedObjectID]], records: [StoreSnapshot], versions: [ObjectKey: Int64]) {
         guard let owner = relationship.entity.flatMap(store.mapping.entity),
               let storage = owner.relationships.first(where: { $0.relationship === relationship })?.storage,
               let destinationEntity = relationship.destinationEntity.flatMap(store.mapping.entity)
-        else { return ([:], []) }
+        else { return ([:], [], [:]) }
         let destinationTable = destinationEntity.table
         let families = SQLiteIDFamilies(store: store, numbers: destinationEntity.numbers)
-        var found: [Int64: [NSManagedObjectID]] = [:], records: [StoreSnapshot] = []
+        var found: [Int64: [NSManagedObjectID]] = [:], records: [StoreSnapshot] = [], versions: [ObjectKey: Int64] = [:]
         for chunk in SQLiteKeyList.chunks(of: keys) {
             guard let sql = Self.destinationQuery(storage, destinationTable: destinationTable,
-                                                  owners: chunk.placeholders, withRecords: readingRecords)
-            else { return ([:], []) }
+                                                  owners: chunk.placeholders, reading: reading)
+            else { return ([:], [], [:]) }
             store.toManyQueryCount += 1
             let statement = try chunk.statement(sql, in: db)
-            let layout = readingRecords ? SQLiteRowLayout(columnNames: statement.columnNames) : nil
-            let rows = try Row.fetchCursor(statement)
+            let layout = reading == .records ? SQLiteRowLayout(columnNames: statement.columnNames) : nil
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
-            while try rows.next() != nil {
+            try statement.forEachRow {
                 // A row whose Z_ENT is outside the destination's entities (a damaged file) is no destination.
                 guard let source = columns.integer(0), let key = columns.integer(1),
                       let number = columns.integer(2).flatMap({ Int(exactly: $0) }),
-                      let destination = families.objectID(entityNumber: number, primaryKey: key) else { continue }
+                      let destination = families.objectID(entityNumber: number, primaryKey: key) else { return }
                 found[source, default: []].append(destination)
                 if let layout, let record = snapshot(of: destination, from: columns, layout: layout) {
                     records.append(record)
+                } else if reading == .versions {
+                    // A version that is no integer (a damaged file) checks nothing: the delete goes by key alone.
+                    versions[ObjectKey(destination)] = columns.integer(3) ?? 0
                 }
             }
         }
-        return (found, records)
+        return (found, records, versions)
     }
 
     /// The query for the destinations of the records whose keys go in
     /// `owners` (the placeholders of `IN (…)`) through a to-many stored as
     /// `storage`: owner key, destination key and entity, by owner then in the
-    /// relationship's order, followed by every column of the destination's
-    /// row `withRecords`. Ordered by the owner's column first, as its
+    /// relationship's order, followed by the destination's `Z_OPT` or every
+    /// column of its row as `reading` asks. Ordered by the owner's column first, as its
     /// index is (with Z_PK, or the join table's key), so that SQLite sorts
     /// nothing unless the relationship is ordered. Nil for a to-one.
     static func destinationQuery(_ storage: SQLiteMapping.Storage, destinationTable: String, owners keys: String,
-                                 withRecords: Bool = false) -> String? {
-        let rest = withRecords ? ", *" : ""
+                                 reading: DestinationColumns = .keys) -> String? {
+        let rest = switch reading {
+        case .keys: ""
+        case .versions: ", Z_OPT"
+        case .records: ", *"
+        }
         switch storage {
         case .foreignKey:
             return nil
@@ -294,7 +308,12 @@ struct SQLiteRecordReader {
             return "SELECT \(column), Z_PK, Z_ENT\(rest) FROM \(table) WHERE \(column) IN (\(keys))"
                 + " ORDER BY \(column), Z_PK"
         case .joinTable(let join):
-            return "SELECT j.\(join.source), d.Z_PK, d.Z_ENT\(withRecords ? ", d.*" : "") FROM \(join.table) j"
+            let destinationRest = switch reading {
+            case .keys: ""
+            case .versions: ", d.Z_OPT"
+            case .records: ", d.*"
+            }
+            return "SELECT j.\(join.source), d.Z_PK, d.Z_ENT\(destinationRest) FROM \(join.table) j"
                 + " JOIN \(destinationTable) d ON d.Z_PK = j.\(join.destination) WHERE j.\(join.source) IN (\(keys))"
                 + " ORDER BY j.\(join.source), \(join.order.map { "j.\($0), " } ?? "")j.\(join.destination)"
         }

@@ -180,31 +180,38 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     override func destinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription) throws
         -> [ObjectKey: [NSManagedObjectID]] {
-        try destinations(of: ids, via: relationship, readingRecords: false).destinations
+        try destinations(of: ids, via: relationship, reading: .keys).destinations
     }
 
     /// One query per 512 owners reads the destinations and their records.
     override func destinationsWithRecords(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription)
         throws -> (destinations: [ObjectKey: [NSManagedObjectID]], records: [StoreSnapshot]) {
-        try destinations(of: ids, via: relationship, readingRecords: true)
+        let read = try destinations(of: ids, via: relationship, reading: .records)
+        return (read.destinations, read.records)
+    }
+
+    /// One query per 512 owners reads the destinations and their rows' versions.
+    override func destinationsWithVersions(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription)
+        throws -> (destinations: [ObjectKey: [NSManagedObjectID]], versions: [ObjectKey: Int64])? {
+        let read = try destinations(of: ids, via: relationship, reading: .versions)
+        return (read.destinations, read.versions)
     }
 
     private func destinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription,
-                              readingRecords: Bool) throws
-        -> (destinations: [ObjectKey: [NSManagedObjectID]], records: [StoreSnapshot]) {
+                              reading: SQLiteRecordReader.DestinationColumns) throws
+        -> (destinations: [ObjectKey: [NSManagedObjectID]], records: [StoreSnapshot], versions: [ObjectKey: Int64]) {
         let owners = ids.filter { $0.storeIdentifier == identifier && $0.primaryKey != nil }
-        guard !owners.isEmpty else { return ([:], []) }
+        guard !owners.isEmpty else { return ([:], [], [:]) }
         let keys = owners.map { $0.primaryKey! }
         let read = { (db: Database) in
-            try SQLiteRecordReader(store: self, db: db).destinations(of: keys, via: relationship,
-                                                                     readingRecords: readingRecords)
+            try SQLiteRecordReader(store: self, db: db).destinations(of: keys, via: relationship, reading: reading)
         }
-        let (byKey, records) = try translatingErrors {
+        let (byKey, records, versions) = try translatingErrors {
             try owners.count <= SQLiteKeyList.maximumCount ? readOneQuery(read) : readInTransaction(read)
         }
         var found: [ObjectKey: [NSManagedObjectID]] = [:]
         for owner in owners { if let destinations = byKey[owner.primaryKey!] { found[owner] = destinations } }
-        return (found, records)
+        return (found, records, versions)
     }
 
     override func execute(_ fetch: StoreFetch) throws -> StoreFetchResult {
