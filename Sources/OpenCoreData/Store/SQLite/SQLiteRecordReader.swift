@@ -293,11 +293,7 @@ struct SQLiteRecordReader {
     /// nothing unless the relationship is ordered. Nil for a to-one.
     static func destinationQuery(_ storage: SQLiteMapping.Storage, destinationTable: String, owners keys: String,
                                  reading: DestinationColumns = .keys) -> String? {
-        let rest = switch reading {
-        case .keys: ""
-        case .versions: ", Z_OPT"
-        case .records: ", *"
-        }
+        let rest = columns(reading, of: "")
         switch storage {
         case .foreignKey:
             return nil
@@ -308,14 +304,18 @@ struct SQLiteRecordReader {
             return "SELECT \(column), Z_PK, Z_ENT\(rest) FROM \(table) WHERE \(column) IN (\(keys))"
                 + " ORDER BY \(column), Z_PK"
         case .joinTable(let join):
-            let destinationRest = switch reading {
-            case .keys: ""
-            case .versions: ", d.Z_OPT"
-            case .records: ", d.*"
-            }
-            return "SELECT j.\(join.source), d.Z_PK, d.Z_ENT\(destinationRest) FROM \(join.table) j"
+            return "SELECT j.\(join.source), d.Z_PK, d.Z_ENT\(columns(reading, of: "d.")) FROM \(join.table) j"
                 + " JOIN \(destinationTable) d ON d.Z_PK = j.\(join.destination) WHERE j.\(join.source) IN (\(keys))"
                 + " ORDER BY j.\(join.source), \(join.order.map { "j.\($0), " } ?? "")j.\(join.destination)"
+        }
+    }
+
+    /// The columns `reading` adds after the key and entity, of the table `prefix` names (`d.` or none).
+    private static func columns(_ reading: DestinationColumns, of prefix: String) -> String {
+        switch reading {
+        case .keys: ""
+        case .versions: ", \(prefix)Z_OPT"
+        case .records: ", \(prefix)*"
         }
     }
 }
