@@ -86,6 +86,29 @@ final class Photo: NSManagedObject {
         #expect(Photo.events == ["insert ", "willSave a", "didSave", "fetch a", "prepareForDeletion a", "willSave a", "didSave"])
     }
 
+    /// A Cascade to objects of a subclass reads their records and calls
+    /// `prepareForDeletion()` on each, while it is still intact (H-MO): a
+    /// subclass may read its values there, so its objects are not deleted as
+    /// faults as plain ones are (Context+DeferredDeletes.swift).
+    @Test func aCascadeToASubclassPreparesEachObjectForDeletion() throws {
+        let writer = try TestStack.context(TestStack.albumsModel(photoClass: "Photo"), .sqlite)
+        let album = TestStack.insert("Album", into: writer, ["name": "A"])
+        for index in 0..<3 { TestStack.insert("Photo", into: writer, ["name": "p\(index)", "album": album]) }
+        try writer.save()
+        // Another coordinator: its row cache holds none of the photos, which come as faults.
+        let reader = try TestStack.reader(of: writer)
+        Photo.events = []
+        let fetched = try #require(try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album")).first)
+        reader.delete(fetched)
+        reader.processPendingChanges()
+        let photos = reader.deletedObjects.filter { $0 is Photo }
+        #expect(photos.count == 3 && photos.allSatisfy { !$0.isFault })
+        #expect(Photo.events.filter { $0.hasPrefix("prepareForDeletion") }.sorted()
+                == ["prepareForDeletion p0", "prepareForDeletion p1", "prepareForDeletion p2"])
+        try reader.save()
+        #expect(try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
+    }
+
     @Test(arguments: TestStack.StoreKind.allCases)
     func valuesConvertToTheAttributeType(kind: TestStack.StoreKind) throws {
         let context = try TestStack.context(TestStack.albumsModel(), kind)
