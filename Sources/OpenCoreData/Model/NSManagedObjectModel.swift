@@ -9,6 +9,8 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
 
     private var entityList: [NSEntityDescription] = []
     private var frozenEntitiesByName: [String: NSEntityDescription]?
+    /// The frozen model's entity names to their positions in `entityList`, found without hashing.
+    private var frozenEntityKeys: PropertyKeyTable?
 
     /// Whether the model may still change; false once a coordinator uses it.
     public private(set) var isEditable = true
@@ -31,6 +33,15 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     /// The entities by name.
     public var entitiesByName: [String: NSEntityDescription] {
         frozenEntitiesByName ?? Self.byName(entityList)
+    }
+
+    /// The entity named `name`, as `entitiesByName` has it. Once the model is
+    /// frozen, a name spelled as in code is found without hashing
+    /// (`PropertyKeyTable`): `insertNewObject(forEntityName:into:)` asks for
+    /// every object, and the dictionary's lookup cost ~320 instructions.
+    func entity(named name: String) -> NSEntityDescription? {
+        if let index = frozenEntityKeys?.slot(forKey: name) { return entityList[index] }
+        return (frozenEntitiesByName ?? Self.byName(entityList))[name]
     }
 
     private var configurationMembers: [(name: String, entityNames: [String])] = []
@@ -176,6 +187,11 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
         guard isEditable else { return }
         isEditable = false
         frozenEntitiesByName = Self.byName(entityList)
+        var positions: [String: Int] = [:]
+        for (index, entity) in entityList.enumerated() {
+            if let name = entity.name, positions[name] == nil { positions[name] = index }
+        }
+        frozenEntityKeys = PropertyKeyTable(entityList.compactMap(\.name), slotsByName: positions)
         func freezeTree(_ entity: NSEntityDescription) {
             entity.freeze()
             entity.subentities.forEach(freezeTree)

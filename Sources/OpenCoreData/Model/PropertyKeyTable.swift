@@ -1,6 +1,7 @@
-/// Resolves a property name to its slot without hashing the name's
-/// characters: a key whose 16 bytes of `String` representation equal those of
-/// one of the entity's property names is that name.
+/// Resolves a property name to its slot (or, for a frozen model, an entity
+/// name to its position) without hashing the name's characters: a key whose
+/// 16 bytes of `String` representation equal those of one of the names is
+/// that name.
 ///
 /// Why it is sound: two strings with the same representation have the same
 /// contents (a small string, 15 UTF-8 bytes or fewer on 64-bit platforms,

@@ -54,6 +54,26 @@ import Testing
         #expect(table.slot(forKey: "c") == nil)
     }
 
+    /// A model finds its entities by name as `entitiesByName` does, before and
+    /// after it is frozen, whether the name is a literal, built at run time,
+    /// longer than a small string or unknown; two entities of one name
+    /// resolve to the first, as the dictionary keeps it.
+    @Test func entitiesResolveByNameAsTheDictionaryHasThem() {
+        let long = "AnEntityNameLongerThanFifteenBytes"
+        let model = NSManagedObjectModel()
+        model.entities = [NSEntityDescription(name: "Album"), NSEntityDescription(name: long),
+                          NSEntityDescription(name: "Album")]
+        let names = ["Album", long, String(decoding: Array(long.utf8), as: UTF8.self), "Photo"]
+        for frozen in [false, true] {
+            if frozen { _ = NSPersistentStoreCoordinator(managedObjectModel: model) }
+            for name in names {
+                #expect(model.entity(named: name) === model.entitiesByName[name], "\(name), frozen: \(frozen)")
+            }
+            #expect(model.entity(named: "Album") === model.entities[0])
+            #expect(model.entity(named: "Photo") == nil)
+        }
+    }
+
     /// `value(forKey:)` reads the same value whichever way the key resolves.
     @Test func valueForKeyAgreesForKeysBuiltAtRunTime() throws {
         let context = try TestStack.context(TestStack.albumsModel())
