@@ -78,4 +78,29 @@ import Testing
             #expect(album.map { context.registeredObject(for: $0.objectID) === $0 } == true)
         }
     }
+
+    /// `setValue(_:forKey:)` of a to-one takes the destination however the
+    /// `Any` holds it: as `NSManagedObject` (read in place), as its subclass,
+    /// as `AnyObject`, in an optional or a doubly wrapped optional; each sets
+    /// the destination and its inverse, and nil or an optional holding nil
+    /// clears them.
+    @Test func aToOneIsSetHoweverTheDestinationIsGiven() throws {
+        let context = try TestStack.context(TestStack.albumsModel(albumClass: "OpenCoreDataTests.Album"))
+        let photo = TestStack.insert("Photo", into: context)
+        let albums = (0..<5).map { _ in TestStack.insert("Album", into: context) }
+        let typed = try #require(albums[1] as? Album)
+        let givens: [Any?] = [albums[0], typed, albums[2] as AnyObject, Optional(albums[3]),
+                              Optional(Optional(albums[4]))]
+        for (given, album) in zip(givens, albums) {
+            photo.setValue(given, forKey: "album")
+            #expect(photo.value(forKey: "album") as? NSManagedObject === album)
+            #expect((album.value(forKey: "photos") as? NSSet)?.contains(photo) == true)
+        }
+        photo.setValue(Optional<NSManagedObject>.none, forKey: "album")
+        #expect(photo.value(forKey: "album") == nil)
+        #expect((albums[4].value(forKey: "photos") as? NSSet)?.count == 0)
+        photo.setValue(albums[0], forKey: "album")
+        photo.setValue(nil, forKey: "album")
+        #expect(photo.value(forKey: "album") == nil)
+    }
 }
