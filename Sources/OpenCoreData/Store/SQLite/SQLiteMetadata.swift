@@ -23,7 +23,7 @@ enum SQLiteMetadata {
     static func read(_ db: Database, schema: SQLiteFileSchema) throws -> [String: Any]? {
         guard schema.hasTable("Z_METADATA"),
               let row = try db.makeStatement(sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
-                .rowValues(limit: 1).first else {
+                .rowValues().first else { // Z_VERSION is the key: one row at most
             return nil
         }
         // The file is untrusted: each value's storage class is checked instead

@@ -48,15 +48,14 @@ extension Statement {
         }
     }
 
-    /// The first `limit` rows this statement returns (all by default), each
-    /// as its columns' `DatabaseValue`s, stepped as ``forEachRow(_:)`` steps
-    /// (a GRDB row request costs ~10–30k instructions more, which the
-    /// handful of statements opening a store pays).
-    func rowValues(limit: Int = .max) throws -> [[DatabaseValue]] {
+    /// The rows this statement returns, each as its columns'
+    /// `DatabaseValue`s, stepped as ``forEachRow(_:)`` steps (a GRDB row
+    /// request costs ~10–30k instructions more, which the handful of
+    /// statements opening a store pays).
+    func rowValues() throws -> [[DatabaseValue]] {
         var rows: [[DatabaseValue]] = []
         let columns = CInt(columnCount)
         try forEachRow {
-            guard rows.count < limit else { return }
             rows.append((0..<columns).map { DatabaseValue(sqliteStatement: sqliteStatement, index: $0) })
         }
         return rows

@@ -75,8 +75,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         // The file's tables, read once for every check below; again after a migration changed them.
         var schema: SQLiteFileSchema?
         let ignoresVersions = (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true
-        /// Takes `existing` as the store's metadata once the file holds the model's version: the mapping reads
-        /// the file's many-to-many tables, and the checks compare the file with the model.
+        // Takes `existing` as the store's metadata once the file holds the model's version: the mapping reads
+        // the file's many-to-many tables, and the checks compare the file with the model.
         func adopt(_ existing: [String: Any], _ db: Database, _ current: SQLiteFileSchema) throws {
             mapping = try mapping.reading(SQLiteFileJoinTables(current), model: model, configuration: configuration)
             metadata = existing
