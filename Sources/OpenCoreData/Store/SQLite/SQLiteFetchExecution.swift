@@ -33,6 +33,29 @@ struct SQLiteFetchExecution {
         var selection = ""
         /// Whether LIMIT/OFFSET apply.
         var windowed = false
+        /// The sort terms a sort of `compare:` strings left to SQLite's
+        /// BINARY collation checks (``SQLiteBytewiseOrderCheck``), which the
+        /// SELECT reads besides its other columns (`select(prefetching:)`);
+        /// empty when SQL sorts by the collation or not at all.
+        var checkedTerms: ArraySlice<SortTerm> = []
+
+        /// The SQL with the rows' columns when `prefetching`, and the sort
+        /// terms checked: each a column of the table read anyway, or one
+        /// more column after the others.
+        func select(prefetching: Bool) -> (sql: String, checked: [(column: String, ascending: Bool)]) {
+            var columns = prefetching ? ", t0.*" : ""
+            var checked: [(column: String, ascending: Bool)] = []
+            for (index, term) in checkedTerms.enumerated() {
+                if prefetching, let column = term.tableColumn {
+                    checked.append((column, term.ascending))
+                } else {
+                    columns += ", \(term.expression) AS Z_CHECKED\(index)"
+                    checked.append(("Z_CHECKED\(index)", term.ascending))
+                }
+            }
+            return (SQLiteFetchExecution.selectIDs + columns + sql.dropFirst(SQLiteFetchExecution.selectIDs.count),
+                    checked)
+        }
         var inMemory: Bool { !residual.isEmpty || sortsInMemory }
     }
 
@@ -44,7 +67,7 @@ struct SQLiteFetchExecution {
     /// b-tree pages without decoding a row.
     func count() throws -> Int {
         guard let entity = store.mapping.entity(fetch.entity) else { return 0 }
-        let plan = plan(entity, sorted: false)
+        let plan = plan(entity, order: .none)
         guard !plan.inMemory else { return try run().ids.count }
         let sql = plan.windowed ? "SELECT COUNT(*) FROM (\(plan.sql))" : "SELECT COUNT(*)\(plan.selection)"
         return try store.readOneQuery { db in
@@ -55,8 +78,10 @@ struct SQLiteFetchExecution {
     /// The selected IDs in order, and the records read with them. With
     /// `sortingRecords`, records read in no window are sorted in memory
     /// where ``SQLiteRecordSort`` can (else, in a file too large for it, or
-    /// when a row's values do not order as its columns, by SQL).
-    func run(sortingRecords: Bool = true) throws -> StoreFetchResult {
+    /// when a row's values do not order as its columns, by SQL). `compare:`
+    /// strings sort by their bytes when SQL sorts a whole selection, unless
+    /// the rows turn out not to be in `compare:` order (`bytewise` false: then by the collation).
+    func run(sortingRecords: Bool = true, bytewise: Bool = true) throws -> StoreFetchResult {
         guard let entity = store.mapping.entity(fetch.entity) else { return StoreFetchResult(ids: StoreObjectIDs([])) }
         let request = fetch.request
         let readsRecords = request.resultType == .managedObjectResultType && request.includesPropertyValues
@@ -65,25 +90,27 @@ struct SQLiteFetchExecution {
         // A sort taken in memory is one SQL could express: the SELECT goes without ORDER BY.
         var recordSort = readsRecords && !windowed && sortingRecords
             ? SQLiteRecordSort(request.sortDescriptors ?? [], entity: entity) : nil
-        var plan = plan(entity, sorted: recordSort == nil)
+        let order: OrderBy = bytewise ? .bytewise : .collated
+        var plan = plan(entity, order: recordSort == nil ? order : .none)
         if recordSort != nil, plan.inMemory {
             // Part of the predicate is left to memory: the records are not read with the rows.
             recordSort = nil
-            plan = self.plan(entity, sorted: true)
+            plan = self.plan(entity, order: order)
         }
         let prefetches = !plan.inMemory && readsRecords
         // Prefetching selects the rows' columns too, so the records come with
         // the IDs instead of from a second pass over the result's keys.
-        if prefetches { plan.sql = Self.selectIDs + ", t0.*" + plan.sql.dropFirst(Self.selectIDs.count) }
+        let (sql, checked) = plan.select(prefetching: prefetches)
         // A damaged Z_ENT index can select a row the table gives another Z_ENT
         // (SQLite matches the index entry and reads the table's value): such a
         // row is not one of the fetched entities, whatever the WHERE said.
         let fetched = request.includesSubentities ? entity.numbers : entity.number...entity.number
+        var disordered = false
         let read = try store.readOneQuery { db -> (SelectedKeys, [StoreSnapshot])? in
             var keys = SelectedKeys(store: store, numbers: fetched)
             var snapshots: [StoreSnapshot] = []
             let reader = SQLiteRecordReader(store: store, db: db)
-            let statement = try db.makeStatement(sql: plan.sql)
+            let statement = try db.makeStatement(sql: sql)
             let layout = SQLiteRowLayout(columnNames: statement.columnNames)
             if let recordSort {
                 guard try SQLiteRecordSort.isSmall(db),
@@ -92,7 +119,21 @@ struct SQLiteFetchExecution {
             }
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
+            let checkedKeys = checked.compactMap { term in
+                layout.position(of: term.column).map {
+                    SQLiteBytewiseOrderCheck.Key(column: Int32($0), ascending: term.ascending)
+                }
+            }
+            guard checkedKeys.count == checked.count else {
+                disordered = true  // a checked column is missing: unreachable, as the SELECT names each
+                return nil
+            }
+            var check = checkedKeys.isEmpty ? nil : SQLiteBytewiseOrderCheck(keys: checkedKeys)
             while try rows.next() != nil {
+                if check?.rowKeepsOrder(statement.sqliteStatement) == false {
+                    disordered = true
+                    return nil
+                }
                 guard let pk = columns.integer(0), let number = columns.integer(1).flatMap({ Int(exactly: $0) }),
                       fetched.contains(number) else { continue }
                 if prefetches {
@@ -114,7 +155,11 @@ struct SQLiteFetchExecution {
             }
             return (keys, snapshots)
         }
-        guard let (keys, snapshots) = read else { return try run(sortingRecords: false) }
+        if disordered {
+            store.bytewiseSortFallbackCount += 1
+            return try run(sortingRecords: sortingRecords, bytewise: false)
+        }
+        guard let (keys, snapshots) = read else { return try run(sortingRecords: false, bytewise: bytewise) }
         // The records' IDs serve as the result's, instead of a second ID per row.
         if prefetches {
             let ids = StoreObjectIDs(count: snapshots.count) { snapshots[$0].objectID }
@@ -164,12 +209,19 @@ struct SQLiteFetchExecution {
         }
     }
 
+    /// The SELECT `run()` starts with (reading the rows' records when
+    /// `prefetching`); for tests of its plan.
+    func selectSQL(prefetching: Bool) -> String? {
+        guard let entity = store.mapping.entity(fetch.entity) else { return nil }
+        return plan(entity, order: .bytewise).select(prefetching: prefetching).sql
+    }
+
     /// The unsorted SELECT of the selected rows' `Z_PK, Z_ENT` with its
     /// arguments, when SQL expresses the whole selection; nil when part of
     /// it would run in memory.
     func keySelection() -> (sql: String, arguments: [DatabaseValue])? {
         guard let entity = store.mapping.entity(fetch.entity) else { return nil }
-        let plan = plan(entity, sorted: false)
+        let plan = plan(entity, order: .none)
         return plan.inMemory ? nil : (plan.sql, plan.arguments)
     }
 
@@ -178,22 +230,34 @@ struct SQLiteFetchExecution {
     /// and `keySelection()` serves as a subquery.
     func deletionCondition() -> (condition: String, arguments: [DatabaseValue])? {
         guard let entity = store.mapping.entity(fetch.entity) else { return nil }
-        let plan = plan(entity, sorted: false)
+        let plan = plan(entity, order: .none)
         let windowed = fetch.request.fetchLimit > 0 || fetch.request.fetchOffset > 0
         guard !plan.inMemory, !plan.hasJoins, !windowed else { return nil }
         return (plan.conditions.isEmpty ? "1" : plan.conditions.joined(separator: " AND "), plan.arguments)
     }
 
-    /// Compiles the request: entity range, predicate conjuncts, and (when
-    /// `sorted`) the ORDER BY; the window only when nothing is left to memory.
-    /// Unsorted plans (for counting) never leave the sort to memory.
+    /// How a plan orders its rows.
+    enum OrderBy {
+        /// No ORDER BY (counts, key selections, a sort left to memory).
+        case none
+        /// Strings by the collations of their selectors.
+        case collated
+        /// `compare:` strings by their bytes (SQLite's BINARY collation) when
+        /// the rows can be checked (no LIMIT/OFFSET in SQL, no other string
+        /// collation), the rest as `collated`.
+        case bytewise
+    }
+
+    /// Compiles the request: entity range, predicate conjuncts, and the
+    /// ORDER BY `order` asks for; the window only when nothing is left to
+    /// memory. Unordered plans (for counting) never leave the sort to memory.
     ///
     /// An entity alone in its table (no superentity, no sub-entities) needs no
     /// `Z_ENT` condition, and Core Data's SQL has none for it (its count is
     /// `SELECT COUNT(*) FROM ZITEM`, fatbobman.com/en/posts/countincoredata).
     /// A damaged file's row with another `Z_ENT` in such a table is then
     /// counted, as by Core Data; fetches still skip it (`run()`).
-    private func plan(_ entity: SQLiteMapping.Entity, sorted: Bool) -> Plan {
+    private func plan(_ entity: SQLiteMapping.Entity, order: OrderBy) -> Plan {
         let request = fetch.request
         let query = SQLiteQuery(mapping: store.mapping)
         let scope = SQLiteQuery.Scope(query: query, alias: query.newAlias(), entity: entity)
@@ -206,17 +270,25 @@ struct SQLiteFetchExecution {
         for part in Self.conjuncts(request.predicate) {
             if let sql = query.attempt({ compiler.condition(part, in: scope) }) { conditions.append(sql) } else { residual.append(part) }
         }
-        let order = sorted ? Self.orderBy(request.sortDescriptors ?? [], query: query, scope: scope) : []
+        let terms = order == .none ? [] : Self.sortTerms(request.sortDescriptors ?? [], query: query, scope: scope)
         var selection = " FROM \(entity.table) t0"
         for join in scope.joins { selection += " " + join }
         if !conditions.isEmpty { selection += " WHERE " + conditions.joined(separator: " AND ") }
-        var sql = Self.selectIDs + selection
-        if sorted { sql += " ORDER BY " + ((order ?? []) + ["t0.Z_PK"]).joined(separator: ", ") }
-        var plan = Plan(sql: sql, arguments: query.arguments, residual: residual, sortsInMemory: order == nil,
+        var plan = Plan(sql: "", arguments: query.arguments, residual: residual, sortsInMemory: terms == nil,
                         conditions: conditions, hasJoins: !scope.joins.isEmpty, selection: selection)
         // A window's size does not depend on the order, so counts skip ORDER BY.
-        if !plan.inMemory, fetch.appliesWindow, request.fetchLimit > 0 || request.fetchOffset > 0 {
-            plan.windowed = true
+        plan.windowed = !plan.inMemory && fetch.appliesWindow && (request.fetchLimit > 0 || request.fetchOffset > 0)
+        var orderBy = ""
+        if order != .none {
+            let terms = terms ?? []
+            // A window's rows cannot be checked: the rows SQL left out decide which rows it holds.
+            let checked = order == .bytewise && !plan.windowed ? Self.checkedTerms(terms) : 0
+            plan.checkedTerms = terms[..<checked]
+            let sql = terms.map { $0.sql(bytewise: checked > 0) } + ["t0.Z_PK"]
+            orderBy = " ORDER BY " + sql.joined(separator: ", ")
+        }
+        plan.sql = Self.selectIDs + selection + orderBy
+        if plan.windowed {
             plan.sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(request.fetchOffset, 0))"
         }
         return plan
@@ -231,25 +303,5 @@ struct SQLiteFetchExecution {
             return compound.predicates.flatMap(conjuncts)
         }
         return [predicate]
-    }
-
-    /// ORDER BY terms for `descriptors`, or nil when one cannot be sorted in
-    /// SQL as in memory (a comparator, SELF, a relationship or a to-many path).
-    /// Strings sort with the collation of the descriptor's selector.
-    static func orderBy(_ descriptors: [NSSortDescriptor], query: SQLiteQuery, scope: SQLiteQuery.Scope) -> [String]? {
-        var terms: [String] = []
-        for descriptor in descriptors {
-            guard descriptor.comparator == nil, let key = descriptor.key,
-                  case .attribute(let sql, let attribute)? = query.resolve(key.split(separator: ".").map(String.init),
-                                                                           alias: scope.alias, entity: scope.entity, in: scope),
-                  let kind = SQLiteValueKind(attribute.attributeType), kind.isOrdered else { return nil }
-            var term = sql
-            if kind == .string {
-                guard let collation = SQLiteFunctions.collations[descriptor.selector?.name ?? "compare:"] else { return nil }
-                term += " COLLATE \(collation.name)"
-            }
-            terms.append(term + (descriptor.ascending ? " ASC" : " DESC"))
-        }
-        return terms
     }
 }

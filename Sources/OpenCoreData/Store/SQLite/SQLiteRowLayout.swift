@@ -112,6 +112,9 @@ final class SQLiteRowLayout {
         self.positions = positions
     }
 
+    /// The position of the first column named `name` (any case); nil when none is.
+    func position(of name: String) -> Int? { positions[name.uppercased()] }
+
     /// The reads of records of the entity whose `Z_ENT` is `number`; nil
     /// when `mapping` has no such entity.
     func reads(number: Int, in mapping: SQLiteMapping) -> Reads? {

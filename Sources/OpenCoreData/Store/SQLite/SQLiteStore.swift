@@ -49,6 +49,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// How many fetches sorted their records in memory (``SQLiteRecordSort``)
     /// instead of by SQL; for tests of which way a fetch went.
     var recordSortCount = 0
+    /// How many fetches found their rows, sorted by the bytes of `compare:`
+    /// strings, out of `compare:` order and sorted again by the collation
+    /// (``SQLiteBytewiseOrderCheck``); for tests of which way a fetch went.
+    var bytewiseSortFallbackCount = 0
     /// How many to-many reads (`destinations(of:via:)` queries, one per chunk
     /// of owners) the store has run; for tests of to-many faults.
     var toManyQueryCount = 0
