@@ -58,14 +58,53 @@ final class SharedObjectTable<Element: SharedTableElement> {
 
     init() {}
 
-    deinit { Self.free(buckets, capacity: capacity) }
+    deinit { Self.free(buckets, capacity: capacity, count: storageCount) }
 
     /// Releases the objects of `buckets` and frees them; empty buckets cost a load each.
-    private static func free(_ buckets: UnsafeMutablePointer<Element?>?, capacity: Int) {
+    ///
+    /// The objects go in (nearly) the order of their addresses, not of their
+    /// buckets: objects made one after another (a fetch's) lie one after
+    /// another, and so do the buffers and IDs they release in turn, so
+    /// freeing walks their memory forward instead of missing the cache at
+    /// each object (a 100k fetch's teardown: ~9% of its time).
+    private static func free(_ buckets: UnsafeMutablePointer<Element?>?, capacity: Int, count: Int) {
         guard let buckets else { return }
-        for bucket in 0..<capacity where buckets[bucket] != nil { buckets[bucket] = nil }
-        // Every bucket is nil now: `deinitialize(count:)` would only visit them all again.
+        // A bucket is one word: 0, or the address of an object with the table's reference to it, which moves here.
+        var addresses = buckets.withMemoryRebound(to: UInt.self, capacity: capacity) { words in
+            var addresses: [UInt] = []
+            addresses.reserveCapacity(count)
+            for bucket in 0..<capacity where words[bucket] != 0 { addresses.append(words[bucket]) }
+            return addresses
+        }
         buckets.deallocate()
+        arrangeByAddress(&addresses)
+        for address in addresses { Unmanaged<Element>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release() }
+    }
+
+    /// Puts `addresses` in ascending order of their high bits: one counting
+    /// pass into about a quarter as many ranges as addresses (a comparison
+    /// sort cost ~260 instructions an object, this ~40); within a range, a
+    /// few neighbouring objects keep their order.
+    private static func arrangeByAddress(_ addresses: inout [UInt]) {
+        guard addresses.count > 8, let low = addresses.min(), let high = addresses.max(), high > low else { return }
+        let rangeBits = Int.bitWidth - (addresses.count - 1).leadingZeroBitCount - 2
+        let shift = max(0, Int.bitWidth - (high - low).leadingZeroBitCount - rangeBits)
+        var starts = [Int](repeating: 0, count: (1 << rangeBits) + 1)
+        let arranged = [UInt](unsafeUninitializedCapacity: addresses.count) { arranged, initialized in
+            starts.withUnsafeMutableBufferPointer { starts in
+                addresses.withUnsafeBufferPointer { addresses in
+                    for address in addresses { starts[Int((address - low) >> shift) + 1] += 1 }
+                    for range in 1..<starts.count { starts[range] += starts[range - 1] }
+                    for address in addresses {
+                        let range = Int((address - low) >> shift)
+                        arranged.initializeElement(at: starts[range], to: address)
+                        starts[range] += 1
+                    }
+                }
+            }
+            initialized = addresses.count
+        }
+        addresses = arranged
     }
 
     // MARK: Lookup
@@ -201,7 +240,7 @@ final class SharedObjectTable<Element: SharedTableElement> {
     }
 
     func removeAll() {
-        Self.free(buckets, capacity: capacity)
+        Self.free(buckets, capacity: capacity, count: storageCount)
         buckets = nil
         capacity = 0
         storageCount = 0

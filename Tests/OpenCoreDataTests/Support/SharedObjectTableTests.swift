@@ -164,6 +164,35 @@ import Testing
         Self.expectValid(table, 1)
     }
 
+    /// A table going away, or emptied, releases each object it holds once:
+    /// the shared ones live on with their other owners, the rest are freed.
+    /// (It releases them by address, not by bucket; every count of objects
+    /// around the point where it starts arranging them is tried.)
+    @Test func aTableGoingAwayReleasesEachObjectOnce() {
+        for count in [0, 1, 8, 9, 10, 100, 1_000] {
+            for emptied in [false, true] {
+                var kept: [Box] = []
+                var watched: [WeakBox] = []
+                var table: SharedObjectTable<Box>? = SharedObjectTable<Box>()
+                for id in 0..<count {
+                    let box = Box(id)
+                    table![id] = box
+                    watched.append(WeakBox(box))
+                    if id % 3 == 0 { kept.append(box) }
+                }
+                if emptied { table!.removeAll() } else { table = nil }
+                #expect(watched.filter { $0.box != nil }.count == kept.count, "\(count) objects, emptied: \(emptied)")
+                for index in kept.indices { #expect(isKnownUniquelyReferenced(&kept[index]), "\(count): \(index)") }
+                withExtendedLifetime(table) {}
+            }
+        }
+    }
+
+    final class WeakBox {
+        weak var box: Box?
+        init(_ box: Box) { self.box = box }
+    }
+
     /// Storing an object under a key that is not its own stops the program.
     @Test func anObjectStoredUnderAnotherKeyStops() async {
         await #expect(processExitsWith: .failure) {
