@@ -39,18 +39,26 @@ struct SQLiteFetchExecution {
         /// empty when SQL sorts by the collation or not at all.
         var checkedTerms: ArraySlice<SortTerm> = []
 
-        /// The SQL with the rows' columns when `prefetching`, and the sort
-        /// terms checked: each a column of the table read anyway, or one
-        /// more column after the others.
-        func select(prefetching: Bool) -> (sql: String, checked: [(column: String, ascending: Bool)]) {
+        /// Where a checked sort term is read: a column of the table's, read
+        /// anyway (by name), or the `n`th of the columns added after all the others.
+        enum CheckedColumn {
+            case table(String)
+            case added(Int)
+        }
+
+        /// The SQL with the rows' columns when `prefetching`, and where each
+        /// checked sort term is read.
+        func select(prefetching: Bool) -> (sql: String, checked: [(column: CheckedColumn, ascending: Bool)]) {
             var columns = prefetching ? ", t0.*" : ""
-            var checked: [(column: String, ascending: Bool)] = []
-            for (index, term) in checkedTerms.enumerated() {
+            var checked: [(column: CheckedColumn, ascending: Bool)] = []
+            var added = 0
+            for term in checkedTerms {
                 if prefetching, let column = term.tableColumn {
-                    checked.append((column, term.ascending))
+                    checked.append((.table(column), term.ascending))
                 } else {
-                    columns += ", \(term.expression) AS Z_CHECKED\(index)"
-                    checked.append(("Z_CHECKED\(index)", term.ascending))
+                    columns += ", " + term.expression
+                    checked.append((.added(added), term.ascending))
+                    added += 1
                 }
             }
             return (SQLiteFetchExecution.selectIDs + columns + sql.dropFirst(SQLiteFetchExecution.selectIDs.count),
@@ -119,10 +127,14 @@ struct SQLiteFetchExecution {
             }
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
-            let checkedKeys = checked.compactMap { term in
-                layout.position(of: term.column).map {
-                    SQLiteBytewiseOrderCheck.Key(column: Int32($0), ascending: term.ascending)
+            let added = checked.count(where: { if case .added = $0.column { true } else { false } })
+            let firstAdded = statement.columnCount - added
+            let checkedKeys = checked.compactMap { term -> SQLiteBytewiseOrderCheck.Key? in
+                let position: Int? = switch term.column {
+                case .table(let name): layout.position(of: name)
+                case .added(let index): firstAdded + index
                 }
+                return position.map { SQLiteBytewiseOrderCheck.Key(column: Int32($0), ascending: term.ascending) }
             }
             guard checkedKeys.count == checked.count else {
                 disordered = true  // a checked column is missing: unreachable, as the SELECT names each
