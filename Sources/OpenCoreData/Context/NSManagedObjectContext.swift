@@ -257,11 +257,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// `object(with:)` for the permanent ID of `primaryKey` in `family`,
     /// without making the ID: a new fault's ID is made when first asked for.
     func object(_ family: ObjectIDFamily, primaryKey: Int64) -> NSManagedObject {
-        let hash = NSManagedObjectID.recordHash(family, primaryKey: primaryKey)
+
         // The closures written in the call: a closure bound to a name first is
         // not inlined, and its context cost ~330 instructions a fault.
         let (object, made) = registered.updateValue(
-            hash: { KeyHashMixing.mix(hash, seed: $0) }, matching: { $0.isRecord(family, primaryKey: primaryKey) }
+            hash: { NSManagedObjectID.tableHash(family, primaryKey: primaryKey, seed: $0) },
+            matching: { $0.isRecord(family, primaryKey: primaryKey) }
         ) { entry in
             if let entry { return (entry, false) }
             let fault = newFault(of: family.entity)

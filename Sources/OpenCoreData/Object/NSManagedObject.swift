@@ -137,12 +137,12 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// `registryKey._rawHashValue(seed:)`, without making the key.
     func tableKeyHash(seed: Int) -> Int {
         switch identity {
-        case .entity: return KeyHashMixing.mix(temporaryNumber, seed: seed)
+        case .entity: return KeyHashMixing.grouped(temporaryNumber, salt: 0, seed: seed)
         case .id(let id):
-            if case .temporary(let number) = id.key { return KeyHashMixing.mix(number, seed: seed) }
-            return KeyHashMixing.mix(id.recordHash, seed: seed)
+            if case .temporary(let number) = id.key { return KeyHashMixing.grouped(number, salt: 0, seed: seed) }
+            return id.tableHash(seed: seed)
         case .record(let family, let primaryKey):
-            return KeyHashMixing.mix(NSManagedObjectID.recordHash(family, primaryKey: primaryKey), seed: seed)
+            return NSManagedObjectID.tableHash(family, primaryKey: primaryKey, seed: seed)
         }
     }
 

@@ -30,6 +30,20 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         }
     }
 
+    /// The hash the registry, the row cache and dictionaries of `ObjectKey`
+    /// place the ID by (`KeyHashMixing.grouped`); equal IDs hash alike.
+    func tableHash(seed: Int) -> Int {
+        switch key {
+        case .permanent(let pk): Self.tableHash(family, primaryKey: pk, seed: seed)
+        case .temporary(let number): KeyHashMixing.grouped(number, salt: family.entityNameHash, seed: seed)
+        }
+    }
+
+    /// `tableHash(seed:)` of the permanent ID of `primaryKey` in `family`, without making the ID.
+    static func tableHash(_ family: ObjectIDFamily, primaryKey: Int64, seed: Int) -> Int {
+        KeyHashMixing.grouped(Int(truncatingIfNeeded: primaryKey), salt: family.entityNameHash, seed: seed)
+    }
+
     /// `recordHash` of the permanent ID of `primaryKey` in `family`, without making the ID.
     static func recordHash(_ family: ObjectIDFamily, primaryKey: Int64) -> Int {
         Int(truncatingIfNeeded: UInt64(bitPattern: primaryKey) &* 0x9E37_79B9_7F4A_7C15) ^ family.entityNameHash

@@ -19,7 +19,7 @@ struct ObjectKey: Hashable {
     /// What `Dictionary` and `Set` hash the key with: the ID's hash and the table's seed, mixed
     /// (`KeyHashMixing`), instead of running Swift's SipHash over them, ~150 instructions a
     /// lookup, and the registry and row cache are looked up for every fetched row.
-    func _rawHashValue(seed: Int) -> Int { KeyHashMixing.mix(id.recordHash, seed: seed) }
+    func _rawHashValue(seed: Int) -> Int { id.tableHash(seed: seed) }
 }
 
 /// An object as a dictionary key, hashed by mixing its address
@@ -64,6 +64,22 @@ enum KeyHashMixing {
         x ^= x >> 33
         return Int(Int64(bitPattern: x))
     }
+
+    /// The hash of a key whose `serial` (a primary key, a temporary number)
+    /// is mostly one of a run of consecutive ones, `salt` the rest of the
+    /// key's hash: eight consecutive serials land in eight consecutive
+    /// buckets (one cache line of a table of object references), at an
+    /// offset within them that depends on the group, and the groups spread
+    /// as `mix` spreads keys. A fetch's or an insert's keys come in runs,
+    /// so its table lookups share lines instead of each missing the cache
+    /// at 100k objects; keys a stride apart (every 100th) still spread over
+    /// all eight offsets.
+    @inline(__always)
+    static func grouped(_ serial: Int, salt: Int, seed: Int) -> Int {
+        let group = mix((serial >> 3) ^ salt, seed: seed)
+        let offset = (serial &+ Int(truncatingIfNeeded: UInt(bitPattern: group) >> 61)) & 7
+        return group &<< 3 | offset
+    }
 }
 
 extension Dictionary where Key == ObjectKey {
@@ -97,7 +113,7 @@ enum RegistryKey: Hashable {
     /// As `ObjectKey`'s: the number or the ID's hash mixed with the table's seed.
     func _rawHashValue(seed: Int) -> Int {
         switch self {
-        case .temporary(let number): KeyHashMixing.mix(number, seed: seed)
+        case .temporary(let number): KeyHashMixing.grouped(number, salt: 0, seed: seed)
         case .permanent(let key): key._rawHashValue(seed: seed)
         }
     }

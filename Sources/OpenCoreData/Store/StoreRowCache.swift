@@ -166,7 +166,7 @@ extension StoreRowCache.Row: SharedTableElement {
         objectID.namesSameRecord(as: key.id)
     }
 
-    func tableKeyHash(seed: Int) -> Int { KeyHashMixing.mix(objectID.recordHash, seed: seed) }
+    func tableKeyHash(seed: Int) -> Int { objectID.tableHash(seed: seed) }
 
     static func tableHash(of key: ObjectKey, seed: Int) -> Int { key._rawHashValue(seed: seed) }
 }
