@@ -257,7 +257,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// `object(with:)` for the permanent ID of `primaryKey` in `family`,
     /// without making the ID: a new fault's ID is made when first asked for.
     func object(_ family: ObjectIDFamily, primaryKey: Int64) -> NSManagedObject {
-
         // The closures written in the call: a closure bound to a name first is
         // not inlined, and its context cost ~330 instructions a fault.
         let (object, made) = registered.updateValue(

@@ -16,8 +16,8 @@ struct ObjectKey: Hashable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(id.recordHash) }
 
-    /// What `Dictionary` and `Set` hash the key with: the ID's hash and the table's seed, mixed
-    /// (`KeyHashMixing`), instead of running Swift's SipHash over them, ~150 instructions a
+    /// What `Dictionary` and `Set` hash the key with: the ID's table hash under the table's seed
+    /// (`KeyHashMixing.grouped`), instead of running Swift's SipHash over it, ~150 instructions a
     /// lookup, and the registry and row cache are looked up for every fetched row.
     func _rawHashValue(seed: Int) -> Int { id.tableHash(seed: seed) }
 }
@@ -110,7 +110,7 @@ enum RegistryKey: Hashable {
         if case .temporary(let number) = id.key { self = .temporary(number) } else { self = .permanent(ObjectKey(id)) }
     }
 
-    /// As `ObjectKey`'s: the number or the ID's hash mixed with the table's seed.
+    /// As `ObjectKey`'s: the number or the ID grouped with the table's seed (`KeyHashMixing.grouped`).
     func _rawHashValue(seed: Int) -> Int {
         switch self {
         case .temporary(let number): KeyHashMixing.grouped(number, salt: 0, seed: seed)
