@@ -51,10 +51,7 @@ import GRDBSQLite
         var fellBack = false
         try context.performAndWait { () throws in
             for round in 0..<300 {
-                let descriptors = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                    NSSortDescriptor(key: Fixture.keys().randomElement(using: &random)!,
-                                     ascending: Bool.random(using: &random))
-                }
+                let descriptors = Fixture.randomSort(using: &random)
                 let entity = round % 4 == 0 ? "Special" : "Item"
                 let expected = try Self.fetch(entity, descriptors, .windowed, in: context)
                 let fallbacks = store.bytewiseSortFallbackCount

@@ -35,6 +35,13 @@ import GRDB
 
     static func keys() -> [String] { ["name", "code", "rank", "big", "flag", "score", "single", "when"] }
 
+    /// One to three sort descriptors of random keys and directions.
+    static func randomSort(using random: inout SeededGenerator) -> [NSSortDescriptor] {
+        (0..<Int.random(in: 1...3, using: &random)).map { _ in
+            NSSortDescriptor(key: keys().randomElement(using: &random)!, ascending: Bool.random(using: &random))
+        }
+    }
+
     /// `count` items and specials with random values, some nil, saved; the context is reset.
     static func store(count: Int, seed: UInt64) throws -> (NSManagedObjectContext, SQLiteStore) {
         let context = try TestStack.context(model(), .sqlite)
@@ -79,10 +86,7 @@ import GRDB
         var random = SeededGenerator(seed: 7)
         try context.performAndWait { () throws in
             for round in 0..<300 {
-                let descriptors = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                    NSSortDescriptor(key: Self.keys().randomElement(using: &random)!,
-                                     ascending: Bool.random(using: &random))
-                }
+                let descriptors = Self.randomSort(using: &random)
                 let entity = round % 4 == 0 ? "Special" : "Item"
                 let sorts = store.recordSortCount
                 let inMemory = try Self.fetch(entity, descriptors, in: context)

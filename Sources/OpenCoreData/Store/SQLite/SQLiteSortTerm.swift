@@ -32,8 +32,8 @@ extension SQLiteFetchExecution {
         var terms: [SortTerm] = []
         for descriptor in descriptors {
             guard descriptor.comparator == nil, let key = descriptor.key,
-                  case .attribute(let sql, let attribute)? = query.resolve(key.split(separator: ".").map(String.init),
-                                                                           alias: scope.alias, entity: scope.entity, in: scope),
+                  case .attribute(let sql, let attribute)? = query.resolve(
+                      key.split(separator: ".").map(String.init), alias: scope.alias, entity: scope.entity, in: scope),
                   let kind = SQLiteValueKind(attribute.attributeType), kind.isOrdered else { return nil }
             var collation: String?
             if kind == .string {
