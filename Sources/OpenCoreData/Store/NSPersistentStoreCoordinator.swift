@@ -55,9 +55,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     public func addPersistentStore(ofType storeType: String, configurationName configuration: String?,
                                    at storeURL: URL?, options: [AnyHashable: Any]?) throws -> NSPersistentStore {
         // A model built in code is checked the way Xcode checks a model file,
-        // so that a broken one fails here with a message instead of misbehaving later.
+        // so that a broken one fails here with a message instead of misbehaving later;
+        // a frozen model that passed once is not checked again (a failure is not remembered).
         do {
-            try managedObjectModel.validateAcceptingXcodeWarnings()
+            _ = try managedObjectModel.derived("validated") { try managedObjectModel.validateAcceptingXcodeWarnings() }
         } catch {
             throw error as NSError
         }
