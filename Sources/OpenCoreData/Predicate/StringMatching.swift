@@ -19,19 +19,32 @@ enum StringMatching {
 
     /// LIKE: `*` matches zero or more characters, `?` exactly one, `\` escapes;
     /// the whole string must match.
-    ///
-    /// Greedy matching with one backtrack point for the last `*`: time
-    /// O(text × pattern) in the worst case, never exponential.
     static func like(_ text: [Character], _ pattern: [Character]) -> Bool {
+        like(text, pattern, star: "*", question: "?", escape: "\\", equal: ==)
+    }
+
+    /// LIKE over any elements (characters, or the bytes of plain ASCII text,
+    /// `ASCIIStringMatching`): `star` matches any run of elements, `question`
+    /// one, `escape` makes the next literal; elements compare by `equal`.
+    ///
+    /// Greedy matching with one backtrack point for the last `star`: time
+    /// O(text × pattern) in the worst case, never exponential.
+    static func like<Elements: RandomAccessCollection>(
+        _ text: Elements, _ pattern: Elements, star: Elements.Element, question: Elements.Element,
+        escape: Elements.Element, equal: (Elements.Element, Elements.Element) -> Bool
+    ) -> Bool where Elements.Index == Int, Elements.Element: Equatable {
+        func literal(_ p: Int) -> Elements.Element {
+            pattern[p] == escape && p + 1 < pattern.count ? pattern[p + 1] : pattern[p]
+        }
         var t = 0, p = 0
         var starP = -1, starT = 0
         while t < text.count {
-            if p < pattern.count, pattern[p] == "*" {
+            if p < pattern.count, pattern[p] == star {
                 starP = p
                 starT = t
                 p += 1
-            } else if p < pattern.count, pattern[p] == "?" || literal(pattern, p) == text[t] {
-                p += pattern[p] == "\\" && p + 1 < pattern.count ? 2 : 1
+            } else if p < pattern.count, pattern[p] == question || equal(literal(p), text[t]) {
+                p += pattern[p] == escape && p + 1 < pattern.count ? 2 : 1
                 t += 1
             } else if starP >= 0 {
                 p = starP + 1
@@ -41,12 +54,8 @@ enum StringMatching {
                 return false
             }
         }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        while p < pattern.count, pattern[p] == star { p += 1 }
         return p == pattern.count
-    }
-
-    private static func literal(_ pattern: [Character], _ p: Int) -> Character {
-        pattern[p] == "\\" && p + 1 < pattern.count ? pattern[p + 1] : pattern[p]
     }
 
     /// MATCHES: an ICU regular expression that must match the whole string.

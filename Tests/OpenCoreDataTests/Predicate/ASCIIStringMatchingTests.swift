@@ -4,18 +4,20 @@ import Testing
 /// `ASCIIStringMatching` gives `StringMatching`'s answer whenever it gives
 /// one, and gives one exactly for ASCII strings without a carriage return:
 /// random strings over letters of both cases, spaces, line breaks (CR LF is
-/// one character, CR alone another) and non-ASCII letters, every operator
-/// it takes and every folding option.
+/// one character, CR alone another), LIKE's wildcards and escape, and
+/// non-ASCII letters, every operator it takes and every folding option. Its
+/// folding is `ValueComparison.fold`'s for every ASCII string.
 @Suite struct ASCIIStringMatchingTests {
     typealias Operator = OpenCoreDataCore.NSComparisonPredicate.Operator
     typealias Options = OpenCoreDataCore.NSComparisonPredicate.Options
 
-    private static let pieces = ["a", "A", "b", "B", "z", "Z", " ", "-", "\n", "\r", "\r\n", "é", "E\u{301}", "ß"]
+    private static let pieces = ["a", "A", "b", "B", "z", "Z", " ", "-", "*", "?", "\\",
+                                 "\n", "\r", "\r\n", "é", "E\u{301}", "ß"]
 
     private static func randomString(_ random: inout SeededGenerator) -> String {
-        (0..<Int.random(in: 0...5, using: &random)).map { _ in
+        (0..<Int.random(in: 0...11, using: &random)).map { _ in
             // Mostly plain ASCII, so that most pairs take the byte path.
-            Int.random(in: 0..<10, using: &random) < 8 ? pieces[Int.random(in: 0..<8, using: &random)]
+            Int.random(in: 0..<10, using: &random) < 8 ? pieces[Int.random(in: 0..<11, using: &random)]
                 : pieces.randomElement(using: &random)!
         }.joined()
     }
@@ -28,7 +30,7 @@ import Testing
             // A pattern often taken from the text, so that matches are common.
             let pattern = Bool.random(using: &random) || text.isEmpty ? Self.randomString(&random)
                 : String(text.dropFirst(Int.random(in: 0...text.count, using: &random)).prefix(3))
-            let type: Operator = [.beginsWith, .endsWith, .contains].randomElement(using: &random)!
+            let type: Operator = [.beginsWith, .endsWith, .contains, .like].randomElement(using: &random)!
             let options: Options = [[], [.caseInsensitive], [.diacriticInsensitive],
                                     [.caseInsensitive, .diacriticInsensitive]].randomElement(using: &random)!
             let answer = Array(text.utf8).withUnsafeBytes { textBytes in
@@ -49,9 +51,27 @@ import Testing
         #expect(decided > 5_000)
     }
 
-    /// LIKE and MATCHES are left to `StringMatching`.
+    @Test func foldsAsValueComparison() {
+        var random = SeededGenerator(seed: 37)
+        for round in 0..<5_000 {
+            let text = Self.randomString(&random)
+            let options: Options = [[], [.caseInsensitive], [.diacriticInsensitive],
+                                    [.caseInsensitive, .diacriticInsensitive]].randomElement(using: &random)!
+            let folded = Array(text.utf8).withUnsafeBytes { bytes in
+                ASCIIStringMatching.withFolded(bytes, caseInsensitive: options.contains(.caseInsensitive)) {
+                    $0.map { String(decoding: $0, as: UTF8.self) }
+                }
+            }
+            #expect((folded != nil) == text.utf8.allSatisfy { $0 < 0x80 }, "round \(round): \(text.debugDescription)")
+            if let folded {
+                #expect(folded == ValueComparison.fold(text, options), "round \(round): \(text.debugDescription)")
+            }
+        }
+    }
+
+    /// MATCHES and the comparisons are left to `StringMatching`.
     @Test func otherOperatorsAreNotDecided() {
-        for type: Operator in [.like, .matches, .equalTo, .lessThan] {
+        for type: Operator in [.matches, .equalTo, .lessThan] {
             let answer = Array("abc".utf8).withUnsafeBytes { text in
                 Array("a*".utf8).withUnsafeBytes { ASCIIStringMatching.match(type, text, $0, caseInsensitive: false) }
             }

@@ -27,6 +27,9 @@ import Testing
         #expect(try Self.value("NSFOLD('ÉCOLE', 1.0)", in: queue) == "école".databaseValue)
         #expect(try Self.value("NSFOLD(CAST('ABC' AS BLOB), 1)", in: queue) == "abc".databaseValue)
         #expect(try Self.value("NSFOLD(x'', 1)", in: queue) == "".databaseValue)
+        #expect(try Self.value("NSFOLD('', 1)", in: queue) == "".databaseValue)
+        #expect(try Self.value("NSFOLD('Ann-B', 1)", in: queue) == "ann-b".databaseValue)
+        #expect(try Self.value("NSFOLD('Ann-B', 2)", in: queue) == "Ann-B".databaseValue)
         #expect(try Self.value("NSFOLD('AB' || char(0) || 'CD', 1)", in: queue) == "ab".databaseValue)
         for notText in ["NULL", "12", "1.5", "x'FF'"] {
             #expect(try Self.value("NSFOLD(\(notText), 1)", in: queue) == .null, "\(notText)")
@@ -46,6 +49,10 @@ import Testing
         #expect(try holds(.contains, "'bob'", "''"))
         #expect(try holds(.contains, "CAST('carl' AS BLOB)", "'ar'"))
         #expect(try holds(.like, "'anna'", "'a*a'"))
+        #expect(try holds(.like, "'Anna'", "'a?N*'", 1))
+        #expect(try !holds(.like, "'Anna'", "'a?N*'"))
+        #expect(try holds(.like, "'a*b'", "'a\\*b'"))
+        #expect(try !holds(.like, "'axb'", "'a\\*b'"))
         #expect(try holds(.matches, "'abc'", "'[a-c]+'"))
         #expect(try !holds(.matches, "'abcd'", "'a|abc'"))
         // A NULL, a number or a blob that is not UTF-8 matches nothing, nor does an unknown operator.

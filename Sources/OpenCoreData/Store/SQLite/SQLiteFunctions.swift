@@ -66,9 +66,23 @@ enum SQLiteFunctions {
     }
 
     /// `NSFOLD(text, options)`: `text` folded as `[c]` (1) and `[d]` (2) ask. NULL stays NULL.
+    /// ASCII text is folded byte by byte (``ASCIIStringMatching``), without a string.
     private static func fold(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>) {
-        guard let text = string(arguments[0]) else { return sqlite3_result_null(context) }
         let options = NSComparisonPredicate.Options(rawValue: UInt(truncatingIfNeeded: integer(arguments[1]) ?? 0))
+        if let bytes = textBytes(arguments[0]) {
+            let folded = ASCIIStringMatching.withFolded(bytes, caseInsensitive: options.contains(.caseInsensitive)) {
+                guard let folded = $0 else { return false }
+                // A nil pointer would make the result NULL, not the empty string.
+                guard let start = folded.baseAddress, !folded.isEmpty else {
+                    sqlite3_result_text(context, "", 0, transient)
+                    return true
+                }
+                sqlite3_result_text(context, start.assumingMemoryBound(to: CChar.self), CInt(folded.count), transient)
+                return true
+            }
+            if folded { return }
+        }
+        guard let text = string(arguments[0]) else { return sqlite3_result_null(context) }
         sqlite3_result_text(context, ValueComparison.fold(text, options), -1, transient)
     }
 
@@ -76,7 +90,7 @@ enum SQLiteFunctions {
     /// LIKE, MATCHES or CONTAINS (operator numbers of
     /// `NSComparisonPredicate.Operator`); 0 when either string is NULL. An
     /// invalid regular expression is an SQL error. Plain ASCII text is
-    /// matched by its bytes (``ASCIIStringMatching``), without strings.
+    /// matched by its bytes (``ASCIIStringMatching``), except by MATCHES.
     private static func stringOperator(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>) {
         guard let raw = integer(arguments[0]), raw >= 0,
               let type = NSComparisonPredicate.Operator(rawValue: UInt(raw)) else {
