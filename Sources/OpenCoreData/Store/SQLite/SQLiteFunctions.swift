@@ -13,7 +13,7 @@ import GRDBSQLite
 /// `DatabaseValue`s and boxes its result (~1,650 instructions a call of
 /// `NSSTRINGOP`, more than the match itself), its `DatabaseCollation` makes
 /// both strings through Foundation at every comparison of a sort, and
-/// registering them through GRDB cost ~50k instructions of each store open.
+/// registering them through GRDB cost ~40k instructions of each store open.
 /// The arguments are read as GRDB reads them: text up to its first NUL
 /// byte, a blob as UTF-8 text (nil when it is not), integers from integers
 /// or from floating-point values in range.
