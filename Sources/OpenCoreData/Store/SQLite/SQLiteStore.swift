@@ -175,8 +175,11 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             try SQLiteRecordReader.readsInOneQuery(wanted, mapping: mapping)
                 ? readOneQuery(read) : readInTransaction(read)
         }
-        for id in missing { found[id] = loaded.removeValue(forKey: ObjectKey(id)) }
         debugLog?.fulfilledFromDatabase(missing)
+        // Nothing came from the read-ahead and nothing was read ahead (a fault fired alone): the read's own
+        // dictionary holds exactly the records asked for (moving them into `found` cost ~800 instructions).
+        if found.isEmpty, wanted.count == missing.count { return loaded }
+        for id in missing { found[id] = loaded.removeValue(forKey: ObjectKey(id)) }
         // The rest of the batch waits for its own faults; it replaces the previous batch.
         if wanted.count > missing.count { prefetched = loaded }
         return found
