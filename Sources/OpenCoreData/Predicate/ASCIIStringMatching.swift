@@ -43,7 +43,7 @@ enum ASCIIStringMatching {
     /// `body` with the bytes, or with nil when `text` is not ASCII.
     static func withFolded<Result>(_ text: UnsafeRawBufferPointer, caseInsensitive: Bool,
                                    _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
-        guard scan(text, rejectingCarriageReturns: false) else { return body(nil) }
+        guard isASCII(text, from: 0) else { return body(nil) }
         guard caseInsensitive else { return body(text) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count) { folded in
             for index in text.indices { folded[index] = lowercased(text[index]) }
@@ -52,25 +52,34 @@ enum ASCIIStringMatching {
     }
 
     /// Whether every byte is ASCII and none is a carriage return.
-    static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool { scan(bytes, rejectingCarriageReturns: true) }
+    static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        isASCII(bytes, from: 0) && !bytes.contains(0x0D)
+    }
 
-    /// Whether every byte is ASCII (and, when asked, none is a carriage
-    /// return), eight bytes at a time: a word holds a CR exactly when its
-    /// XOR with eight CRs holds a zero byte, which `(x - 0x01…) & ~x & 0x80…` finds.
-    private static func scan(_ bytes: UnsafeRawBufferPointer, rejectingCarriageReturns: Bool) -> Bool {
-        let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            let crs = word ^ (ones &* 0x0D)
-            if word & high != 0 || rejectingCarriageReturns && (crs &- ones) & ~crs & high != 0 { return false }
+    /// Whether every byte from `start` on is below 0x80. A tail shorter than
+    /// a word is read as the buffer's last word with the bytes before
+    /// `start` masked off, so a string of eight bytes or more never takes
+    /// the byte loop.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let count = bytes.count
+        var index = start
+        guard count >= 8 else {
+            while index < count {
+                if bytes[index] >= 0x80 { return false }
+                index += 1
+            }
+            return true
+        }
+        while index + 8 <= count {
+            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & highBits != 0 { return false }
             index += 8
         }
-        while index < bytes.count {
-            if bytes[index] >= 0x80 || rejectingCarriageReturns && bytes[index] == 0x0D { return false }
-            index += 1
-        }
-        return true
+        guard index < count else { return true }
+        let last = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        let before = index - (count - 8)  // bytes of the last word that precede `index`: 1 to 7
+        return last & (highBits << UInt64(before * 8)) == 0
     }
 
     /// Whether `pattern` is the bytes of `text` from `start` on (ASCII letters folded when `caseInsensitive`).

@@ -64,7 +64,7 @@ import Testing
                     let common = zip(x, y).prefix { $0 == $1 }.count
                     #expect(SQLiteCompareCollation.commonPrefixLength(a, b) == common)
                     for start in 0...y.count {
-                        #expect(SQLiteCompareCollation.isASCII(b, from: start) == y[start...].allSatisfy { $0 < 0x80 })
+                        #expect(ASCIIStringMatching.isASCII(b, from: start) == y[start...].allSatisfy { $0 < 0x80 })
                     }
                 }
             }

@@ -89,7 +89,8 @@ import Testing
     /// Each collation sorts as its selector compares, ties in insertion order.
     @Test func collationsOrderAsTheirSelectors() throws {
         let words = ["ann", "Ann", "anna", "ANN", "bob", "Bób", "bo", "zoë", "Zoe", "zoe", "émile", "Emile",
-                     "e\u{301}mile", "carl", "", "b", "éa", "file10", "file9", "File2", "straße", "STRASSE", "日本", "😀"]
+                     "e\u{301}mile", "carl", "", "b", "éa", "file10", "file9", "File2", "straße", "STRASSE",
+                     "日本", "😀"]
         var random = SeededGenerator(seed: 23)
         let rows = (0..<300).map { _ in words.randomElement(using: &random)! }
         let queue = try Self.connection()

@@ -28,7 +28,7 @@ enum SQLiteCompareCollation {
     /// fetch, and byte loops made it ~175 instructions a call.
     static func compare(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Int32 {
         let index = commonPrefixLength(x, y)
-        if isASCII(x, from: index) && isASCII(y, from: index) {
+        if ASCIIStringMatching.isASCII(x, from: index) && ASCIIStringMatching.isASCII(y, from: index) {
             let common = Swift.min(x.count, y.count)
             if index < common { return x[index] < y[index] ? -1 : 1 }
             return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
@@ -52,31 +52,5 @@ enum SQLiteCompareCollation {
         }
         while index < common, x[index] == y[index] { index += 1 }
         return index
-    }
-
-    /// Whether every byte from `start` on is below 0x80. A tail shorter than
-    /// a word is read as the buffer's last word with the bytes before
-    /// `start` masked off, so a string of eight bytes or more never takes
-    /// the byte loop.
-    @inline(__always)
-    static func isASCII(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Bool {
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let count = bytes.count
-        var index = start
-        guard count >= 8 else {
-            while index < count {
-                if bytes[index] >= 0x80 { return false }
-                index += 1
-            }
-            return true
-        }
-        while index + 8 <= count {
-            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & highBits != 0 { return false }
-            index += 8
-        }
-        guard index < count else { return true }
-        let last = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-        let before = index - (count - 8)  // bytes of the last word that precede `index`: 1 to 7
-        return last & (highBits << UInt64(before * 8)) == 0
     }
 }

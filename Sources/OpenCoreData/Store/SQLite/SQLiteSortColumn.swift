@@ -65,7 +65,7 @@ struct SQLiteSortColumn {
             prefix[row] = 0
             guard case .string(var string) = value(row) else { continue }
             string.withUTF8 { utf8 in
-                ascii[row] = SQLiteCompareCollation.isASCII(UnsafeRawBufferPointer(utf8), from: 0)
+                ascii[row] = ASCIIStringMatching.isASCII(UnsafeRawBufferPointer(utf8), from: 0)
                 allASCII = allASCII && ascii[row]
                 for index in 0..<min(utf8.count, 8) { prefix[row] |= UInt64(utf8[index]) << UInt64(56 - 8 * index) }
                 if let base = utf8.baseAddress {
