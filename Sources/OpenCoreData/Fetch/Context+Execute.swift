@@ -38,21 +38,31 @@ extension NSManagedObjectContext {
                                       includesSubentities: request.includesSubentities,
                                       values: try Self.batchValues(request.propertiesToUpdate, of: entity))
         (update.author, update.contextName) = (transactionAuthor, name)
+        update.wantsIDs = request.resultType == .updatedObjectIDsResultType
         try FetchKeyPathCheck.check(update.fetchRequest, entity: entity)
         let stores = request.affectedStores ?? coordinator.persistentStores.filter { $0.holds(entity) }
-        var ids: [NSManagedObjectID] = []
+        var count = 0, ids: [NSManagedObjectID] = []
         try coordinator.performStoreAccess {
             for store in stores {
-                ids += try store.executeBatchUpdate(update)
+                let updated = try store.executeBatchUpdate(update)
+                count += updated.count
                 store.generation += 1
+                // Objects keep their values, but no fault may fire from a record the update replaced.
+                if let updatedIDs = updated.ids {
+                    coordinator.rowCache.forget(updatedIDs)
+                    ids += updatedIDs
+                } else {
+                    coordinator.rowCache.forgetRecords(ofStore: store.identifier) { updated in
+                        updated === entity || (update.includesSubentities && updated.isKindOf(entity: entity))
+                    }
+                }
             }
-            // Objects keep their values, but no fault may fire from a record the update replaced.
-            coordinator.rowCache.forget(ids)
         }
         switch request.resultType {
         case .statusOnlyResultType: return NSBatchUpdateResult(result: true, resultType: .statusOnlyResultType)
         case .updatedObjectIDsResultType: return NSBatchUpdateResult(result: ids, resultType: .updatedObjectIDsResultType)
-        case .updatedObjectsCountResultType: return NSBatchUpdateResult(result: ids.count, resultType: .updatedObjectsCountResultType)
+        case .updatedObjectsCountResultType:
+            return NSBatchUpdateResult(result: count, resultType: .updatedObjectsCountResultType)
         }
     }
 

@@ -146,11 +146,12 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         try execute(fetch).ids.count
     }
 
-    /// Runs a batch update and returns the IDs of the records it changed. This
+    /// Runs a batch update and returns how many records it changed, with
+    /// their IDs (always listed here; see ``StoreBatchUpdate/wantsIDs``). This
     /// general form reads the selected records, sets the values and saves them
     /// as one change set (each record's version raised); stores with a query
     /// language override it with one statement.
-    func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> [NSManagedObjectID] {
+    func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult {
         let ids = Array(try execute(StoreFetch(entity: update.entity, request: update.fetchRequest, appliesWindow: true)).ids)
         let loader = StoreRowLoader()
         var changes = StoreChangeSet()
@@ -159,7 +160,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
             changes.updated.append(try update.updated(snapshot, row: row))
         }
         try save(changes)
-        return changes.updated.map(\.objectID)
+        return StoreBatchUpdateResult(count: changes.updated.count, ids: changes.updated.map(\.objectID))
     }
 
     /// Runs a batch delete (`NSBatchDeleteRequest`). Only stores with a query

@@ -15,6 +15,9 @@ public struct StoreBatchUpdate: @unchecked Sendable {
     var predicate: NSPredicate?
     var includesSubentities: Bool
     var values: [(attribute: NSAttributeDescription, value: Value)]
+    /// Whether the result must list the updated records' IDs; a store may
+    /// leave them out otherwise and report only how many it updated.
+    var wantsIDs = true
 
     /// The selection as a fetch request, for the stores' fetch machinery.
     var fetchRequest: NSFetchRequest<NSFetchRequestResult> {
@@ -60,4 +63,12 @@ public struct StoreBatchUpdate: @unchecked Sendable {
         }
         return converted
     }
+}
+
+/// What a store's batch update did: how many records it updated and their
+/// IDs, when the update asked for them (``StoreBatchUpdate/wantsIDs``) or
+/// the store had them anyway.
+struct StoreBatchUpdateResult {
+    var count: Int
+    var ids: [NSManagedObjectID]?
 }

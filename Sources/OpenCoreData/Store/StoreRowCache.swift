@@ -89,12 +89,16 @@ final class StoreRowCache: @unchecked Sendable {
         lock.withLock { for id in ids { rows.removeValue(forKey: ObjectKey(id)) } }
     }
 
-    /// Drops the rows of every record of the store `storeIdentifier`: after a
-    /// batch delete whose cascades the coordinator can't list. Objects keep
-    /// the rows they hold; faults fired later read the store. Costs a pass
-    /// over the cache.
-    func forgetRecords(ofStore storeIdentifier: String?) {
-        lock.withLock { rows.removeAll { $0.objectID.storeIdentifier == storeIdentifier } }
+    /// Drops the rows of the records of the store `storeIdentifier` whose
+    /// entity `isChanged` accepts (every record by default): after a batch
+    /// request whose records the coordinator can't list (a batch delete's
+    /// cascades, an update that returns no IDs). Objects keep the rows they
+    /// hold; faults fired later read the store. Costs a pass over the cache.
+    func forgetRecords(ofStore storeIdentifier: String?,
+                       where isChanged: (NSEntityDescription) -> Bool = { _ in true }) {
+        lock.withLock {
+            rows.removeAll { $0.objectID.storeIdentifier == storeIdentifier && isChanged($0.objectID.entity) }
+        }
     }
 
     /// Drops the rows no object uses any more.

@@ -98,6 +98,85 @@ import Testing
         }
     }
 
+    /// A fault fired after a batch update reads the new record whatever the
+    /// request's result type, also when another context holds the old row
+    /// (the coordinator's row cache would serve it). Only an IDs result lists
+    /// the records; for a count or a status the rows of the entity go.
+    @Test(arguments: TestStack.StoreKind.allCases, [NSBatchUpdateRequestResultType.statusOnlyResultType,
+                                                    .updatedObjectsCountResultType, .updatedObjectIDsResultType])
+    func faultsReadTheUpdatedRecordWhateverTheResultType(kind: TestStack.StoreKind,
+                                                          resultType: NSBatchUpdateRequestResultType) throws {
+        let context = try Self.stack(kind)
+        let holder = TestStack.sibling(of: context)
+        let held = try holder.performAndWait { () throws in
+            let photos = try holder.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
+            #expect(photos.allSatisfy { $0.value(forKey: "path") as? String != "updated" })
+            return photos
+        }
+        try context.performAndWait { () throws in
+            let request = NSBatchUpdateRequest(entityName: "Photo")
+            request.predicate = NSPredicate(format: "index < 4")
+            request.propertiesToUpdate = ["path": "updated"]
+            request.resultType = resultType
+            let result = try #require(try context.execute(request) as? NSBatchUpdateResult)
+            switch resultType {
+            case .statusOnlyResultType: #expect(result.result as? Bool == true)
+            case .updatedObjectsCountResultType: #expect(result.result as? Int == 4)
+            case .updatedObjectIDsResultType: #expect((result.result as? [NSManagedObjectID])?.count == 4)
+            }
+            for photo in held {
+                let fault = context.object(with: photo.objectID)
+                let name = try #require(fault.value(forKey: "name") as? String)
+                let isUpdated = fault.value(forKey: "path") as? String == "updated"
+                #expect(isUpdated == (Int(name.dropFirst())! < 4), "\(name)")
+            }
+        }
+        withExtendedLifetime(held) {}
+    }
+
+    /// The selection by entity: without sub-entities a batch update changes
+    /// the entity's own records only, with them (the default) its
+    /// sub-entities' too, with or without a predicate.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func subentitiesAreUpdatedWhenIncluded(kind: TestStack.StoreKind) throws {
+        let thing = NSEntityDescription(name: "Thing"), gadget = NSEntityDescription(name: "Gadget")
+        thing.subentities = [gadget]
+        thing.properties = [TestStack.attribute("label", .stringAttributeType),
+                            TestStack.attribute("rank", .integer32AttributeType)]
+        let model = NSManagedObjectModel()
+        model.entities = [thing, gadget]
+        let context = try TestStack.context(model, kind)
+        try context.performAndWait { () throws in
+            for rank in 0..<3 {
+                TestStack.insert("Thing", into: context, ["rank": rank])
+                TestStack.insert("Gadget", into: context, ["rank": rank])
+            }
+            try context.save()
+            func labels(_ entity: String) throws -> [String?] {
+                let fetch = NSFetchRequest<NSDictionary>(entityName: entity)
+                fetch.resultType = .dictionaryResultType
+                fetch.includesSubentities = false
+                fetch.propertiesToFetch = ["label", "rank"]
+                fetch.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
+                return try context.fetch(fetch).map { $0["label"] as? String }
+            }
+            func update(_ label: String, subentities: Bool,
+                        _ predicate: OpenCoreDataCore.NSPredicate? = nil) throws -> Int? {
+                let request = NSBatchUpdateRequest(entityName: "Thing")
+                request.includesSubentities = subentities
+                request.predicate = predicate
+                request.propertiesToUpdate = ["label": label]
+                request.resultType = .updatedObjectsCountResultType
+                return (try context.execute(request) as? NSBatchUpdateResult)?.result as? Int
+            }
+            #expect(try update("own", subentities: false) == 3)
+            #expect(try labels("Thing") == ["own", "own", "own"] && labels("Gadget") == [nil, nil, nil])
+            #expect(try update("all", subentities: true, NSPredicate(format: "rank >= 1")) == 4)
+            #expect(try labels("Thing") == ["own", "all", "all"] && labels("Gadget") == [nil, "all", "all"])
+            #expect(try update("none", subentities: false, NSPredicate(format: "rank > 5")) == 0)
+        }
+    }
+
     /// SQLite: the record's version (`Z_OPT`) goes up, whichever path ran
     /// (one UPDATE, or records read and saved for a predicate SQL can't express).
     @Test func sqliteRaisesVersions() throws {

@@ -237,10 +237,11 @@ struct SQLiteFetchExecution {
         return plan.inMemory ? nil : (plan.sql, plan.arguments)
     }
 
-    /// The selection as the condition of `DELETE FROM <table> AS t0 WHERE …`,
+    /// The selection as the condition of a statement on its table alone
+    /// (`DELETE FROM <table> AS t0 WHERE …`, `UPDATE <table> AS t0 SET … WHERE …`),
     /// when SQL expresses it whole without joins or a window; otherwise nil,
     /// and `keySelection()` serves as a subquery.
-    func deletionCondition() -> (condition: String, arguments: [DatabaseValue])? {
+    func tableCondition() -> (condition: String, arguments: [DatabaseValue])? {
         guard let entity = store.mapping.entity(fetch.entity) else { return nil }
         let plan = plan(entity, order: .none)
         let windowed = fetch.request.fetchLimit > 0 || fetch.request.fetchOffset > 0

@@ -278,43 +278,63 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     /// A batch update of constants whose selection SQL expresses in full is
-    /// one transaction of two statements: the keys are selected (for the
-    /// result), then `UPDATE … SET …, Z_OPT = Z_OPT + 1 WHERE Z_PK IN (…)`.
-    /// Anything else (expressions, a selection partly in memory, external
-    /// data) takes the general path of reading and saving the records.
-    override func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> [NSManagedObjectID] {
+    /// one transaction: the keys are selected when the result lists them,
+    /// then one `UPDATE … SET …, Z_OPT = Z_OPT + 1` runs, on the selection's
+    /// condition when it needs no join or window, otherwise on the keys the
+    /// selection's query returns (`WHERE Z_PK IN (SELECT …)`: SQLite builds a
+    /// temporary index of the keys, then finds each row again, about twice
+    /// the work of the condition). A count or status result reads no keys:
+    /// `sqlite3_changes` counts the rows. Anything else
+    /// (expressions, a selection partly in memory, external data) takes the
+    /// general path of reading and saving the records.
+    override func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult {
         try refuseIfReadOnly()
+        let execution = SQLiteFetchExecution(store: self, fetch: StoreFetch(entity: update.entity,
+                                                                             request: update.fetchRequest,
+                                                                             appliesWindow: true))
         guard update.isConstant, !update.values.contains(where: { $0.attribute.allowsExternalBinaryDataStorage }),
-              let entity = mapping.entity(update.entity),
-              let selection = SQLiteFetchExecution(store: self, fetch: StoreFetch(entity: update.entity, request: update.fetchRequest,
-                                                                                  appliesWindow: true)).keySelection()
+              let entity = mapping.entity(update.entity), let selection = execution.keySelection()
         else { return try super.executeBatchUpdate(update) }
         var assignments = ["Z_OPT = Z_OPT + 1"], values: [DatabaseValue] = []
         for (attribute, value) in update.values {
             guard case .constant(let constant) = value,
-                  let column = entity.attributes.first(where: { $0.attribute.name == attribute.name })?.column else { continue }
+                  let column = entity.attributes.first(where: { $0.attribute.name == attribute.name })?.column
+            else { continue }
             assignments.append("\(column) = ?")
             // No attribute here allows external storage (guarded above), so the closure is never called.
             values.append(try SQLiteValueCoding.databaseValue(constant, for: attribute) { _ in .null })
         }
+        let set = "UPDATE \(entity.table) AS t0 SET \(assignments.joined(separator: ", "))"
+        let statement = execution.tableCondition().map { condition in
+            (sql: "\(set) WHERE \(condition.condition)", arguments: values + condition.arguments)
+        } ?? (sql: "\(set) WHERE Z_PK IN (SELECT Z_PK FROM (\(selection.sql)))",
+              arguments: values + selection.arguments)
         prefetched = [:]
         batches.forget()
         return try translatingErrors {
             try database.write { db in
                 history?.willWrite(author: update.author, contextName: update.contextName)
-                var ids: [NSManagedObjectID] = []
-                let keys = try Row.fetchCursor(db, sql: selection.sql, arguments: StatementArguments(selection.arguments))
-                while let row = try keys.next() {
-                    if let pk = SQLiteColumnReader.integer(in: row, at: 0),
-                       let number = SQLiteColumnReader.integer(in: row, at: 1).flatMap({ Int(exactly: $0) }),
-                       let id = objectID(entityNumber: number, primaryKey: pk) { ids.append(id) }
-                }
-                try db.execute(sql: "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (SELECT Z_PK FROM (\(selection.sql)))",
-                               arguments: StatementArguments(values + selection.arguments))
+                let ids = update.wantsIDs ? try selectedIDs(selection, in: db) : nil
+                try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
+                let count = db.changesCount
                 try history?.recorder?.finish(db)
-                return ids
+                return StoreBatchUpdateResult(count: count, ids: ids)
             }
         }
+    }
+
+    /// The IDs of the records `selection` (a query of `Z_PK, Z_ENT`) returns.
+    private func selectedIDs(_ selection: (sql: String, arguments: [DatabaseValue]), in db: Database) throws
+        -> [NSManagedObjectID] {
+        var ids: [NSManagedObjectID] = []
+        let statement = try db.makeStatement(sql: selection.sql)
+        try statement.setArguments(StatementArguments(selection.arguments))
+        let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
+        try statement.forEachRow {
+            if let pk = columns.integer(0), let number = columns.integer(1).flatMap({ Int(exactly: $0) }),
+               let id = objectID(entityNumber: number, primaryKey: pk) { ids.append(id) }
+        }
+        return ids
     }
 
     /// A batch delete (``SQLiteBatchDelete``) in one write transaction:
@@ -327,7 +347,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         let execution = SQLiteFetchExecution(store: self, fetch: delete.fetch)
         if let ids = delete.objectIDs {
             selection = .keys(ids.filter { $0.storeIdentifier == identifier }.compactMap(\.primaryKey))
-        } else if let condition = execution.deletionCondition() {
+        } else if let condition = execution.tableCondition() {
             selection = .condition(condition.condition, condition.arguments)
         } else if let keys = execution.keySelection() {
             selection = .keySelection(keys.sql, keys.arguments)
