@@ -16,10 +16,12 @@ struct ObjectKey: Hashable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(id.recordHash) }
 
-    /// What `Dictionary` and `Set` hash the key with: the ID's table hash under the table's seed
-    /// (`KeyHashMixing.grouped`), instead of running Swift's SipHash over it, ~150 instructions a
-    /// lookup, and the registry and row cache are looked up for every fetched row.
-    func _rawHashValue(seed: Int) -> Int { id.tableHash(seed: seed) }
+    /// What `Dictionary` and `Set` hash the key with: the ID's record hash mixed with the table's
+    /// seed (`KeyHashMixing.mix`) instead of Swift's SipHash over it, ~150 instructions a lookup.
+    /// Not the grouped hash the registry and row cache place IDs by (`tableHash(seed:)`): Swift's
+    /// tables probe linearly, and runs of consecutive keys placed side by side merge into long
+    /// clusters there (a 10k-photo cascade's maps probed ~240 instructions a lookup).
+    func _rawHashValue(seed: Int) -> Int { KeyHashMixing.mix(id.recordHash, seed: seed) }
 }
 
 /// An object as a dictionary key, hashed by mixing its address
@@ -110,11 +112,12 @@ enum RegistryKey: Hashable {
         if case .temporary(let number) = id.key { self = .temporary(number) } else { self = .permanent(ObjectKey(id)) }
     }
 
-    /// As `ObjectKey`'s: the number or the ID grouped with the table's seed (`KeyHashMixing.grouped`).
+    /// Where the registry places the object: the number or the ID grouped with the table's seed
+    /// (`KeyHashMixing.grouped`, as `NSManagedObjectID.tableHash(seed:)`).
     func _rawHashValue(seed: Int) -> Int {
         switch self {
         case .temporary(let number): KeyHashMixing.grouped(number, salt: 0, seed: seed)
-        case .permanent(let key): key._rawHashValue(seed: seed)
+        case .permanent(let key): key.id.tableHash(seed: seed)
         }
     }
 }

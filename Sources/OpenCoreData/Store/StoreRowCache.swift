@@ -172,5 +172,5 @@ extension StoreRowCache.Row: SharedTableElement {
 
     func tableKeyHash(seed: Int) -> Int { objectID.tableHash(seed: seed) }
 
-    static func tableHash(of key: ObjectKey, seed: Int) -> Int { key._rawHashValue(seed: seed) }
+    static func tableHash(of key: ObjectKey, seed: Int) -> Int { key.id.tableHash(seed: seed) }
 }

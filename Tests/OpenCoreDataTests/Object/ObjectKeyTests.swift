@@ -2,12 +2,15 @@ import Foundation
 import Testing
 @testable import OpenCoreDataCore
 
-/// The keys of the registry, the row cache and the store maps hash through
-/// `_rawHashValue(seed:)` with `KeyHashMixing` instead of Swift's SipHash.
-/// What that must keep: equal keys hash alike under every seed, the hash
-/// spreads the keys stores hand out (consecutive ones in groups of eight
-/// buckets, or with a stride) over a power-of-two table as a random function
-/// would, and dictionaries keyed by them still find every key.
+/// The keys of the registry, the row cache and the store maps hash with
+/// `KeyHashMixing` instead of Swift's SipHash: the registry and the row cache
+/// place IDs by their grouped table hash (`tableHash(seed:)`), dictionaries
+/// and sets of `ObjectKey` by `_rawHashValue(seed:)`. What that must keep:
+/// equal keys hash alike under every seed, both hashes spread the keys
+/// stores hand out (consecutive ones, or with a stride) over a power-of-two
+/// table as a random function would (the table hash in groups of eight
+/// buckets, the dictionary hash key by key), and dictionaries keyed by them
+/// still find every key.
 @Suite struct ObjectKeyTests {
     private static func store() throws -> (NSPersistentStore, NSEntityDescription, NSEntityDescription) {
         let context = try TestStack.context(TestStack.albumsModel(), .sqlite)
@@ -26,6 +29,7 @@ import Testing
             let a = ObjectKey(store.objectID(for: album, primaryKey: pk))
             let b = ObjectKey(store.objectID(for: album, primaryKey: pk))
             #expect(a == b && a._rawHashValue(seed: seed) == b._rawHashValue(seed: seed))
+            #expect(a.id.tableHash(seed: seed) == b.id.tableHash(seed: seed))
             let (registryA, registryB) = (RegistryKey.permanent(a), RegistryKey.permanent(b))
             #expect(registryA._rawHashValue(seed: seed) == registryB._rawHashValue(seed: seed))
             // Same key of another entity: a different record, and (almost always) another hash.
@@ -43,22 +47,41 @@ import Testing
     /// on the fullest bucket is 14, which a random function passes in 12 tables with probability
     /// 1 - 12 · 2^16 · e^-1 / 15! ≈ 1 - 2·10^-7 (10 failed about once in 150 runs); clustered
     /// hashing fills buckets with hundreds.
-    @Test(arguments: [1, 1_024, 65_537])
-    func keysSpreadOverAPowerOfTwoTable(stride: Int64) throws {
+    @Test(arguments: [1, 1_024, 65_537], [false, true])
+    func keysSpreadOverAPowerOfTwoTable(stride: Int64, grouped: Bool) throws {
         let (store, album, _) = try Self.store()
         let buckets = 1 << 16
         for seed in [0, 1, -7, 0x5DEE_CE66] {
             var counts = [Int](repeating: 0, count: buckets)
             for i in 0..<Int64(buckets) {
                 let key = ObjectKey(store.objectID(for: album, primaryKey: 1 + i * stride))
-                counts[key._rawHashValue(seed: seed) & (buckets - 1)] += 1
+                counts[(grouped ? key.id.tableHash(seed: seed) : key._rawHashValue(seed: seed)) & (buckets - 1)] += 1
             }
             let empty = Double(counts.filter { $0 == 0 }.count) / Double(buckets)
-            // Consecutive keys land as groups of eight (`consecutiveKeysShareAGroupOfBuckets`): 8,192
-            // groups spread at random, not 65,536 keys, so the empty share varies √8 times more (σ ≈ 0.005).
-            let tolerance = stride == 1 ? 0.025 : 0.01
-            #expect(abs(empty - exp(-1)) < tolerance, "stride \(stride), seed \(seed): \(empty) empty")
-            #expect(counts.max()! <= 14, "stride \(stride), seed \(seed): a bucket holds \(counts.max()!)")
+            // The table hash places consecutive keys as groups of eight (`consecutiveKeysShareAGroupOfBuckets`):
+            // 8,192 groups spread at random, not 65,536 keys, so the empty share varies √8 times more (σ ≈ 0.005).
+            let tolerance = grouped && stride == 1 ? 0.025 : 0.01
+            let what = "stride \(stride), \(grouped ? "table" : "dictionary") hash, seed \(seed)"
+            #expect(abs(empty - exp(-1)) < tolerance, "\(what): \(empty) empty")
+            #expect(counts.max()! <= 14, "\(what): a bucket holds \(counts.max()!)")
+        }
+    }
+
+    /// Dictionaries of `ObjectKey` do not group consecutive keys: Swift's
+    /// tables probe linearly, and runs placed side by side merge into
+    /// clusters that every later lookup walks. Eight random hashes share a
+    /// group of eight buckets of a 2^16-bucket table with probability 2^-91.
+    @Test func dictionaryHashesPlaceConsecutiveKeysApart() throws {
+        let (store, album, _) = try Self.store()
+        for seed in [0, 1, -7, 0x5DEE_CE66] {
+            var sharedGroups = 0
+            for group in Int64(0)..<500 {
+                let hashes = (0..<Int64(8)).map {
+                    ObjectKey(store.objectID(for: album, primaryKey: group * 8 + $0))._rawHashValue(seed: seed)
+                }
+                if Set(hashes.map { ($0 & 0xFFFF) >> 3 }).count == 1 { sharedGroups += 1 }
+            }
+            #expect(sharedGroups == 0, "seed \(seed)")
         }
     }
 
@@ -74,7 +97,7 @@ import Testing
             for group in Int64(0)..<500 {
                 for entity in [album, photo] {
                     let hashes = (0..<Int64(8)).map {
-                        ObjectKey(store.objectID(for: entity, primaryKey: group * 8 + $0))._rawHashValue(seed: seed)
+                        store.objectID(for: entity, primaryKey: group * 8 + $0).tableHash(seed: seed)
                     }
                     #expect(Set(hashes.map { $0 >> 3 }).count == 1, "group \(group), seed \(seed)")
                     #expect(Set(hashes.map { $0 & 7 }) == Set(0..<8), "group \(group), seed \(seed)")
