@@ -35,8 +35,7 @@ final class InitOnlyItem: NSManagedObject {}
 
 /// A container whose stores go to a folder of its own: Apple's `open class func defaultDirectoryURL() -> URL`.
 final class TemporaryFolderContainer: NSPersistentContainer, @unchecked Sendable {
-    static let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("ocd-api-shape-\(ProcessInfo.processInfo.processIdentifier)")
+    static let folder = ScratchDirectory.url("ocd-api-shape-\(ProcessInfo.processInfo.processIdentifier)")
 
     override class func defaultDirectoryURL() -> URL { folder }
 }

@@ -11,7 +11,7 @@ final class PersistentHistoryPortingTests: XCTestCase {
 
     func testApplesRemoteChangeMergeCompilesAndMerges() throws {
         let container = NSPersistentContainer(name: "PortingModel")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-porting-\(UUID().uuidString)")
+        let folder = ScratchDirectory.url("ocd-porting-\(UUID().uuidString)")
         let description = try XCTUnwrap(container.persistentStoreDescriptions.first)
         description.url = folder.appendingPathComponent("PortingModel.sqlite")
         description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)

@@ -44,7 +44,7 @@ struct CodegenCorpusTests {
             ("ZooSwift", Self.sources(for: CodegenOptionsTests.model(), name: "ZooSwift", options: .init(toManyStyle: .swift))),
         ]
 
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-codegen-\(UUID().uuidString)")
+        let scratch = ScratchDirectory.url("ocd-codegen-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let failures = Failures()
         // Two compilers at a time: the machines this runs on have two cores.

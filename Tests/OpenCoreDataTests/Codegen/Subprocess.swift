@@ -5,11 +5,13 @@ enum Subprocess {
     struct Run { var status: Int32; var output: String }
 
     /// Runs `arguments` through `/usr/bin/env`, so the toolchain is the one on PATH
-    /// (the one running `swift test`), with stdout and stderr together.
+    /// (the one running `swift test`), with stdout and stderr together, and with
+    /// `temporaryDirectory` as its TMPDIR.
     static func run(_ arguments: [String], in folder: URL? = nil) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporaryDirectory.path]) { $1 }
         if let folder { process.currentDirectoryURL = folder }
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -19,6 +21,15 @@ enum Subprocess {
         process.waitUntilExit()
         return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self))
     }
+
+    /// The temporary folder of the processes `run` starts, in the tests' scratch folder: SwiftPM and the
+    /// compiler leave files in theirs (`TemporaryDirectory.*` folders, `swift-generated-sources`, lock files),
+    /// about 40 for each build of the client package fixture.
+    static let temporaryDirectory: URL = {
+        let folder = ScratchDirectory.url("subprocess-tmp")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }()
 
     /// The repository's root folder.
     static let root: URL = {

@@ -93,9 +93,9 @@ enum TestStack {
         var type: NSPersistentStore.StoreType { self == .inMemory ? .inMemory : .sqlite }
     }
 
-    /// A fresh SQLite file URL in its own temporary directory.
+    /// A fresh SQLite file URL in a folder of its own in the tests' scratch folder (`ScratchDirectory`).
     static func temporaryStoreURL(_ name: String = "Store.sqlite") -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-tests-\(UUID().uuidString)")
+        let folder = ScratchDirectory.url("ocd-tests-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent(name)
     }

@@ -24,8 +24,7 @@ enum CorpusVersions {
 
     /// A temporary `.xcdatamodeld` holding every version of the corpus model `prefix`.
     static func bundle(_ prefix: String) throws -> ModelVersionBundle {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ocd-tests-\(UUID().uuidString)/Model.xcdatamodeld")
+        let url = ScratchDirectory.url("ocd-tests-\(UUID().uuidString)/Model.xcdatamodeld")
         for file in Corpus.files(in: Corpus.models, suffix: ".xml") where file.lastPathComponent.hasPrefix(prefix) {
             let version = String(file.lastPathComponent.dropFirst(prefix.count).dropLast(4))
             let folder = url.appendingPathComponent(version + ".xcdatamodel")

@@ -117,14 +117,14 @@ import Testing
     }
 
     @Test func folderWithoutContentsSaysWhy() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Legacy-\(UUID()).xcdatamodel")
+        let folder = ScratchDirectory.url("Legacy-\(UUID()).xcdatamodel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(throws: ModelFileError.self) { try NSManagedObjectModel.load(contentsOf: folder) }
     }
 
     @Test func bundleNamingAMissingCurrentVersionFails() throws {
-        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent("M-\(UUID()).xcdatamodeld")
+        let bundle = ScratchDirectory.url("M-\(UUID()).xcdatamodeld")
         try FileManager.default.createDirectory(at: bundle.appendingPathComponent("V1.xcdatamodel"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: bundle) }
         try SeedModels.company().write(to: bundle.appendingPathComponent("V1.xcdatamodel"))

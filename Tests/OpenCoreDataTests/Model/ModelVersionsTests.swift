@@ -69,7 +69,7 @@ import Testing
         #expect(NSManagedObjectModel(byMerging: versions, forStoreMetadata: [:]) == nil)
 
         // A bundle whose resources hold the .xcdatamodeld: every version is a candidate.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-bundle-\(UUID().uuidString)")
+        let folder = ScratchDirectory.url("ocd-bundle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.bundleURL,
                                          to: folder.appendingPathComponent("GroceryDude.xcdatamodeld"))

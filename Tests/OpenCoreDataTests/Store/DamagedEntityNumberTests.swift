@@ -30,7 +30,7 @@ import Testing
         var fixture = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { fixture.deleteLastPathComponent() }
         fixture.appendPathComponent("Fixtures/DamagedStores/S6-entity-index-and-table-disagree.store")
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("S6-\(UUID().uuidString).sqlite")
+        let url = ScratchDirectory.url("S6-\(UUID().uuidString).sqlite")
         try FileManager.default.copyItem(at: fixture, to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let model = try SQLiteModelReconstruction(store: url).model

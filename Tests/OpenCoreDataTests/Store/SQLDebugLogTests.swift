@@ -47,7 +47,7 @@ import Logging
         CoreDataDebug.sqlDebugLevel = level
         CoreDataDebug.logger = Logger(label: "test") { _ in CapturingHandler(capture: capture) }
         defer { (CoreDataDebug.sqlDebugLevel, CoreDataDebug.logger) = (oldLevel, oldLogger) }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sqldebug-\(UUID().uuidString).sqlite")
+        let url = ScratchDirectory.url("sqldebug-\(UUID().uuidString).sqlite")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: SeedModels.frozenTime())
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)

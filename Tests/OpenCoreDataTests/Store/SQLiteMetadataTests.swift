@@ -8,7 +8,7 @@ import GRDB
     /// A writable copy of a corpus store with its -wal/-shm files (WAL stores
     /// need a writable -shm even to be read).
     static func copy(_ store: URL) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-\(UUID().uuidString)")
+        let folder = ScratchDirectory.url("ocd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let target = folder.appendingPathComponent(store.lastPathComponent)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store.path + suffix) {
@@ -47,7 +47,7 @@ import GRDB
     }
 
     @Test func writeThenReadKeepsEveryKey() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("meta-\(UUID().uuidString).sqlite")
+        let url = ScratchDirectory.url("meta-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: url) }
         let metadata: [String: Any] = [
             "NSStoreUUID": "B78DC464-0000-4000-8000-000000000001", "NSStoreType": "SQLite",
@@ -102,7 +102,7 @@ import GRDB
         } catch let error as NSError {
             #expect(error.code == CocoaError.fileReadNoSuchFile.rawValue)
         }
-        let text = FileManager.default.temporaryDirectory.appendingPathComponent("text-\(UUID().uuidString).sqlite")
+        let text = ScratchDirectory.url("text-\(UUID().uuidString).sqlite")
         try Data("not a database".utf8).write(to: text)
         defer { try? FileManager.default.removeItem(at: text) }
         do {
@@ -111,7 +111,7 @@ import GRDB
         } catch let error as NSError {
             #expect(error.domain == NSCocoaErrorDomain && error.code == NSPersistentStoreInvalidTypeError)
         }
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).sqlite")
+        let empty = ScratchDirectory.url("empty-\(UUID().uuidString).sqlite")
         try DatabaseQueue(path: empty.path).write { try $0.execute(sql: "CREATE TABLE t(a)") }
         defer { try? FileManager.default.removeItem(at: empty) }
         do {

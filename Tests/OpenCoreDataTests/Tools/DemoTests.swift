@@ -12,7 +12,7 @@ import Testing
 /// the executable target. A clean build (CI) is not affected.
 @Suite struct DemoTests {
     @Test func demoRunsTheSeedWalkThroughs() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-demo-\(UUID().uuidString)")
+        let folder = ScratchDirectory.url("ocd-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let demo = Subprocess.buildFolder.appendingPathComponent("ocd-demo").path

@@ -123,7 +123,7 @@ import FoundationXML
         #expect(run.stdout.trimmingCharacters(in: .newlines) == expected)
         let renderer = "/usr/bin/rsvg-convert"
         guard FileManager.default.isExecutableFile(atPath: renderer) else { return }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-svg-\(UUID().uuidString)")
+        let folder = ScratchDirectory.url("ocd-svg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let svg = folder.appendingPathComponent("Company.svg"), png = folder.appendingPathComponent("Company.png")
         try run.stdout.write(to: svg, atomically: true, encoding: .utf8)

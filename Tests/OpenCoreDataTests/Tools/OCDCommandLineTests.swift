@@ -100,7 +100,7 @@ import Testing
                                                   defaultValue: "")]
         let model = NSManagedObjectModel()
         model.entities = [note]
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-\(UUID().uuidString).xcdatamodel")
+        let file = ScratchDirectory.url("ocd-\(UUID().uuidString).xcdatamodel")
         try model.write(to: file)
         let empty = try Self.ocd(["model", file.path])
         #expect(empty.stdout.contains("  attribute title: String, required, default \"\""), "\(empty.stdout)")

@@ -4,7 +4,7 @@ import OpenCoreData
 /// `ocd generate`, run as a subprocess the way a user runs it.
 @Suite struct OCDGenerateCommandTests {
     static func scratch() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("ocd-generate-\(UUID().uuidString)")
+        ScratchDirectory.url("ocd-generate-\(UUID().uuidString)")
     }
 
     @Test func writesXcodesFilesIntoTheOutputFolder() throws {

@@ -113,7 +113,7 @@ struct OCDStoreCommandTests {
     @Test func versionedModelPicksTheVersionThatFits() throws {
         let bundle = SeedModels.examples.appendingPathComponent("GroceryDude.xcdatamodeld")
         let older = try ModelVersionBundle(url: bundle).model(named: "Model 4")
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-\(UUID().uuidString).sqlite")
+        let store = ScratchDirectory.url("ocd-\(UUID().uuidString).sqlite")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: older)
         try coordinator.addPersistentStore(type: .sqlite, at: store)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)

@@ -47,7 +47,7 @@ struct OCDStoreFixesTests {
                            NSAttributeDescription(name: "title", type: .stringAttributeType)]
         let model = NSManagedObjectModel()
         model.entities = [item]
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-id-\(UUID().uuidString)")
+        let folder = ScratchDirectory.url("ocd-id-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let modelURL = folder.appendingPathComponent("Items.xcdatamodel")
         let store = folder.appendingPathComponent("Items.sqlite")
@@ -80,8 +80,7 @@ struct OCDStoreFixesTests {
     @Test func aStoreOfOneConfigurationOpens() throws {
         let modelFile = Corpus.models!.appendingPathComponent("Aidoku__Aidoku__Aidoku__0.9.xml")
         let model = try NSManagedObjectModel.load(contentsOf: modelFile)
-        let store = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ocd-conf-\(UUID().uuidString).sqlite")
+        let store = ScratchDirectory.url("ocd-conf-\(UUID().uuidString).sqlite")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .sqlite, configuration: "Local", at: store)
         try coordinator.remove(coordinator.persistentStores[0])

@@ -9,7 +9,7 @@ import Testing
 @Suite struct StoreFileVersionTests {
     /// "Shop 1" (Item: name) is the bundle's current version; "Shop 2" adds Item.price.
     static func bundle() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-shop-\(UUID().uuidString)")
+        let folder = ScratchDirectory.url("ocd-shop-\(UUID().uuidString)")
         let bundle = folder.appendingPathComponent("Shop.xcdatamodeld")
         for (version, attributes) in [("Shop 1", ["name"]), ("Shop 2", ["name", "price"])] {
             let model = NSManagedObjectModel()

@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func cachesLieBesideAStoreWithAFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frc-\(UUID().uuidString)")
+        let folder = ScratchDirectory.url("frc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: FetchedResultsModels.items())
@@ -67,7 +67,7 @@ import Testing
 
     @Test(.enabled(if: FetchedResultsModels.storeTypes.contains(.sqlite)))
     func sqliteCachesSurviveRelaunchesUntilTheFileChanges() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frc-\(UUID().uuidString)")
+        let folder = ScratchDirectory.url("frc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("Items.sqlite")

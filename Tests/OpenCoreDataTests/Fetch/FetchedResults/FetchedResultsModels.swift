@@ -37,7 +37,7 @@ enum FetchedResultsModels {
     static func context(_ model: NSManagedObjectModel, storeType: NSPersistentStore.StoreType = .inMemory) throws -> NSManagedObjectContext {
         guard storeType != .inMemory else { return try TestStack.context(model) }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("frc-\(UUID().uuidString).sqlite")
+        let url = ScratchDirectory.url("frc-\(UUID().uuidString).sqlite")
         try coordinator.addPersistentStore(type: storeType, at: url)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator

@@ -83,6 +83,8 @@ import Testing
 
     @Test func seedTableViewWithoutSections() throws {
         NSFetchedResultsController<NSManagedObject>.deleteCache(withName: "root")
+        // A store without a file keeps its caches in the user's caches folder: leave none there.
+        defer { NSFetchedResultsController<NSManagedObject>.deleteCache(withName: "root") }
         let context = try Self.bankContext()
         let list = try BankListController(context: context, sectionNameKeyPath: nil, cacheName: "root")
         #expect(list.numberOfSections == 1)

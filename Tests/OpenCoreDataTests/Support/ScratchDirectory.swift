@@ -1,0 +1,40 @@
+import Foundation
+
+/// The one folder where the tests of this process write files: `<temporary directory>/ocd-test-run-<pid>`,
+/// made when a test first asks for it and removed, with all it holds, when the process exits.
+///
+/// Tests used to write straight into the temporary directory, and most of what they wrote outlived them
+/// (folders nobody removed, a `try` that threw before the `defer` that would have, SQLite's -wal and
+/// -shm files beside a store): about 150,000 entries in /tmp after a day of runs. With every file under one
+/// folder per process, removing that folder cleans up after every test, whatever it did. Swift Testing has no
+/// teardown for a whole run, so an `atexit` handler removes it; both processes of `swift test` (XCTest's and
+/// Swift Testing's) exit normally. A process that crashes leaves its one folder behind.
+///
+/// ApplePortingTests has a copy of this type (test targets share no sources): both name the same folder,
+/// create it if it is missing and remove it at exit, so either may go first.
+enum ScratchDirectory {
+    /// This process's folder, created once, when first used (a `static let` is initialized once,
+    /// thread-safely, however many tests ask at the same moment).
+    static let root: URL = {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ocd-test-run-\(ProcessInfo.processInfo.processIdentifier)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            fatalError("The tests' scratch folder \(folder.path) could not be created: \(error)")
+        }
+        atexit { ScratchDirectory.removeRoot() }
+        return folder
+    }()
+
+    /// `name` inside the root, not created. Tests that run in parallel need names of their own
+    /// (`"ocd-\(UUID().uuidString)"`).
+    static func url(_ name: String) -> URL {
+        root.appendingPathComponent(name)
+    }
+
+    /// Called by `atexit`: removes the root and everything in it.
+    private static func removeRoot() {
+        try? FileManager.default.removeItem(at: root)
+    }
+}
