@@ -52,8 +52,8 @@ extension NSManagedObjectContext {
                     coordinator.rowCache.forget(updatedIDs)
                     ids += updatedIDs
                 } else {
-                    coordinator.rowCache.forgetRecords(ofStore: store.identifier) { updated in
-                        updated === entity || (update.includesSubentities && updated.isKindOf(entity: entity))
+                    coordinator.rowCache.forgetRecords(ofStore: store.identifier) { recordEntity in
+                        recordEntity === entity || (update.includesSubentities && recordEntity.isKindOf(entity: entity))
                     }
                 }
             }
