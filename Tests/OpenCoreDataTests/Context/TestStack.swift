@@ -102,6 +102,7 @@ enum TestStack {
 
     /// A coordinator with one store of `kind` and a private-queue context on it.
     static func context(_ model: NSManagedObjectModel, _ kind: StoreKind = .inMemory) throws -> NSManagedObjectContext {
+        _ = ScratchDirectory.root // before any cache of a file-less store: see ScratchDirectory
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let url = kind == .inMemory ? URL(fileURLWithPath: "/dev/null") : temporaryStoreURL()
         try coordinator.addPersistentStore(type: kind.type, at: url)

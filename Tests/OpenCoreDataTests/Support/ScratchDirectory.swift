@@ -1,4 +1,5 @@
 import Foundation
+@testable import OpenCoreDataCore
 
 /// The one folder where the tests of this process write files: `<temporary directory>/ocd-test-run-<pid>`,
 /// made when a test first asks for it and removed, with all it holds, when the process exits.
@@ -10,8 +11,13 @@ import Foundation
 /// teardown for a whole run, so an `atexit` handler removes it; both processes of `swift test` (XCTest's and
 /// Swift Testing's) exit normally. A process that crashes leaves its one folder behind.
 ///
-/// ApplePortingTests has a copy of this type (test targets share no sources): both name the same folder,
-/// create it if it is missing and remove it at exit, so either may go first.
+/// Making the folder also points the caches of fetched-results controllers on stores without a file
+/// (`FetchedResultsCache.userCachesFolder`, the user's caches folder otherwise) into it: `TestStack`
+/// makes the folder before any stack, so no cache lands in the user's folder.
+///
+/// ApplePortingTests has a copy of this type (test targets share no sources; its controllers keep no
+/// caches): both name the same folder, create it if it is missing and remove it at exit, so either may
+/// go first.
 enum ScratchDirectory {
     /// This process's folder, created once, when first used (a `static let` is initialized once,
     /// thread-safely, however many tests ask at the same moment).
@@ -23,6 +29,8 @@ enum ScratchDirectory {
         } catch {
             fatalError("The tests' scratch folder \(folder.path) could not be created: \(error)")
         }
+        // Fetched-results caches of stores without a file go here, not into the user's caches folder.
+        FetchedResultsCache.userCachesFolder = folder.appendingPathComponent("user-caches")
         atexit { ScratchDirectory.removeRoot() }
         return folder
     }()

@@ -19,7 +19,7 @@ struct FetchedResultsCache {
     init(name: String, request: NSFetchRequest<NSFetchRequestResult>, sectionNameKeyPath: String?, context: NSManagedObjectContext) {
         let stores = context.persistentStoreCoordinator?.persistentStores ?? []
         let folder = stores.lazy.compactMap(\.url).first { $0.isFileURL && $0.path != "/dev/null" }
-            .map { URL(fileURLWithPath: $0.path + "-FRCCaches") } ?? Self.defaultFolder
+            .map { URL(fileURLWithPath: $0.path + "-FRCCaches") } ?? Self.userCachesFolder
         file = folder.appendingPathComponent(name + ".plist")
         fingerprint = [request.entityName ?? "", request.predicate?.predicateFormat ?? "",
                        (request.sortDescriptors ?? []).map(\.description).joined(separator: ","),
@@ -104,15 +104,29 @@ struct FetchedResultsCache {
 
     // MARK: Deleting caches
 
-    private static let defaultFolder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+    /// Where the caches of stores without a file go unless told otherwise:
+    /// `OpenCoreData/FetchedResultsCaches` in the user's caches folder
+    /// (`$XDG_CACHE_HOME` or `~/.cache` on Linux), as Core Data keeps them in
+    /// the application's Caches folder.
+    static let standardUserCachesFolder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
         .appendingPathComponent("OpenCoreData/FetchedResultsCaches")
-    /// Every folder this process kept a cache in.
+    /// Where the caches of stores without a file go: ``standardUserCachesFolder``
+    /// unless a process sets another before its first cache (the tests point
+    /// it into their scratch folder, so that they write nothing in the user's).
+    static var userCachesFolder: URL {
+        get { foldersLock.withLock { userFolder } }
+        set { foldersLock.withLock { userFolder = newValue } }
+    }
     private static let foldersLock = NSLock()
-    nonisolated(unsafe) private static var folders: Set<URL> = [defaultFolder]
+    nonisolated(unsafe) private static var userFolder = standardUserCachesFolder
+    /// Every folder beside a store this process kept a cache in.
+    nonisolated(unsafe) private static var folders: Set<URL> = []
 
-    /// Deletes the cache `name` (every cache for nil) in every known folder.
+    /// Deletes the cache `name` (every cache for nil) in every known folder:
+    /// the user's caches folder (where earlier launches may have left caches)
+    /// and the folders beside the stores this process kept caches for.
     static func delete(named name: String?) {
-        for folder in foldersLock.withLock({ folders }) {
+        for folder in foldersLock.withLock({ folders.union([userFolder]) }) {
             if let name {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(name + ".plist"))
             } else {

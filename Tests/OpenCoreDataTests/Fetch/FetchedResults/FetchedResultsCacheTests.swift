@@ -18,10 +18,13 @@ import Testing
         let context = try FetchedResultsControllerTests.items([("a1", 1, "a"), ("b1", 2, "b"), ("a2", 0, "a")])
         let first = controller(context, cacheName: name)
         try first.performFetch()
-        // A store without a file keeps its caches in the caches folder.
-        let file = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
-            .appendingPathComponent("OpenCoreData/FetchedResultsCaches/\(name).plist")
+        // A store without a file keeps its caches in the user's caches folder, which the tests point
+        // into their scratch folder (ScratchDirectory).
+        let file = FetchedResultsCache.userCachesFolder.appendingPathComponent("\(name).plist")
         #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(file.path.hasPrefix(ScratchDirectory.root.path + "/"))
+        #expect(FetchedResultsCache.standardUserCachesFolder == FileManager.default.urls(
+            for: .cachesDirectory, in: .userDomainMask)[0].appendingPathComponent("OpenCoreData/FetchedResultsCaches"))
 
         // Another context reads the sections from the cache: no fetch, objects stay faults.
         let reader = TestStack.sibling(of: context)
