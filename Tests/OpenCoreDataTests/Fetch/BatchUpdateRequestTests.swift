@@ -45,7 +45,13 @@ import Testing
             #expect(paths["p4"] as? String == "/4" && paths["p7"] as? String == "/7")
             #expect(try Self.values("index", in: context)["p8"] as? Int16 == 42)
 
+            // A count through a join (SQLite: the keys' subquery, no IDs read), then over every record.
             request.resultType = .updatedObjectsCountResultType
+            request.predicate = NSPredicate(format: "album.name == 'b'")
+            request.propertiesToUpdate = ["path": "in b"]
+            #expect((try context.execute(request) as? NSBatchUpdateResult)?.result as? Int == 5)
+            let inB = try Self.values("path", in: context)
+            #expect(inB["p1"] as? String == "in b" && inB["p9"] as? String == "in b" && inB["p6"] as? String == "moved")
             request.predicate = nil
             request.propertiesToUpdate = ["path": NSNull()]
             #expect((try context.execute(request) as? NSBatchUpdateResult)?.result as? Int == 10)
