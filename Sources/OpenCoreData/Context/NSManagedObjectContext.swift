@@ -128,7 +128,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// changes are always kept).
     @exclusivity(unchecked) public var retainsRegisteredObjects = false {
         didSet {
-            retained = retainsRegisteredObjects ? Dictionary(registered.values.map { (ObjectIdentifier($0), $0) }) { a, _ in a } : [:]
+            retained = retainsRegisteredObjects
+                ? Dictionary(registered.values.map { (ObjectAddress($0), $0) }) { first, _ in first } : [:]
         }
     }
 
@@ -140,7 +141,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // release builds skip the exclusivity checks of these (~76 instructions an access), debug builds keep them.
     #if DEBUG
     /// The strong references `retainsRegisteredObjects` asks for.
-    var retained: [ObjectIdentifier: NSManagedObject] = [:]
+    var retained: [ObjectAddress: NSManagedObject] = [:]
     var inserted = ContextObjectList(.inserted), updated = ContextObjectList(.updated)
     var deleted = ContextObjectList(.deleted)
     /// Deleted objects whose delete rules have not run yet.
@@ -151,7 +152,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// made elsewhere (`detectConflicts(for:)`).
     var lockedObjects = ManagedObjectSet()
     #else
-    @exclusivity(unchecked) var retained: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var retained: [ObjectAddress: NSManagedObject] = [:]
     @exclusivity(unchecked) var inserted = ContextObjectList(.inserted), updated = ContextObjectList(.updated)
     @exclusivity(unchecked) var deleted = ContextObjectList(.deleted)
     @exclusivity(unchecked) var pendingDeletes: [NSManagedObject] = []
@@ -250,7 +251,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             entry = fault
             return (fault, true)
         }
-        if made, retainsRegisteredObjects { retained[ObjectIdentifier(object)] = object }
+        if made, retainsRegisteredObjects { retained[ObjectAddress(object)] = object }
         return object
     }
 
@@ -269,7 +270,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             entry = fault
             return (fault, true)
         }
-        if made, retainsRegisteredObjects { retained[ObjectIdentifier(object)] = object }
+        if made, retainsRegisteredObjects { retained[ObjectAddress(object)] = object }
         return object
     }
 
@@ -340,7 +341,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Registers `object` under its current ID.
     func register(_ object: NSManagedObject) {
         registered[object.registryKey] = object
-        if retainsRegisteredObjects { retained[ObjectIdentifier(object)] = object }
+        if retainsRegisteredObjects { retained[ObjectAddress(object)] = object }
     }
 
     private func undelete(_ object: NSManagedObject) {
@@ -383,7 +384,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         registered.updateValue(forKey: object.registryKey) { entry in
             if entry === object { entry = nil }
         }
-        retained[ObjectIdentifier(object)] = nil
+        // Most contexts retain nothing: an empty table is not hashed into.
+        if !retained.isEmpty { retained[ObjectAddress(object)] = nil }
         inserted.remove(object)
         updated.remove(object)
         deleted.remove(object)

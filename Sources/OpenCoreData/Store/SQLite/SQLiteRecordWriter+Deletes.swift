@@ -15,13 +15,24 @@ extension SQLiteRecordWriter {
     /// whose row of a known version (`versions`, none or 0 for any) was gone or had changed.
     func delete(_ ids: [NSManagedObjectID], versions: [ObjectKey: Int64]) throws -> [NSManagedObjectID] {
         // By entity, not by table: the entities of one table (a hierarchy) differ in their join tables.
-        var byEntity: [ObjectIdentifier: [NSManagedObjectID]] = [:]
-        var seen = Set<ObjectKey>()
+        // A save lists an entity's records together, so the group is looked up only when the entity changes.
+        var groups: [[NSManagedObjectID]] = [], groupOfEntity: [ObjectAddress: Int] = [:]
+        var seen = Set<ObjectKey>(minimumCapacity: ids.count)
+        var current: (entity: NSEntityDescription, group: Int)?
         for id in ids where seen.insert(ObjectKey(id)).inserted {
-            byEntity[ObjectIdentifier(id.entity), default: []].append(id)
+            let entity = id.entity
+            if current?.entity !== entity {
+                let group = groupOfEntity[ObjectAddress(entity)] ?? groups.count
+                if group == groups.count {
+                    groups.append([])
+                    groupOfEntity[ObjectAddress(entity)] = group
+                }
+                current = (entity, group)
+            }
+            groups[current!.group].append(id)
         }
         var stale: [NSManagedObjectID] = []
-        for ids in byEntity.values {
+        for ids in groups {
             let entity = try entity(of: ids[0])
             if let unsavable = ids.first(where: { $0.primaryKey == nil }) { throw self.unsavable(unsavable) }
             for chunk in stride(from: 0, to: ids.count, by: SQLiteKeyList.maximumCount) {
