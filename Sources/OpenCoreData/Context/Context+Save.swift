@@ -173,9 +173,21 @@ extension NSManagedObjectContext {
             guard hasRules else { return false }
             return object.childValidatedStamp != object.valuesStamp || hasTransientRules
         }
+        // A plain NSManagedObject's validateForDelete() checks its entity's Deny relationships and nothing
+        // else: never called for an entity without one (a cascade's thousands of deleted objects).
+        var lastDeletedEntity: NSEntityDescription?, deniesDeletes = true
+        func needsDeleteValidation(_ object: NSManagedObject) -> Bool {
+            guard type(of: object) == NSManagedObject.self else { return true }
+            let entity = object.entity
+            if entity !== lastDeletedEntity {
+                lastDeletedEntity = entity
+                deniesDeletes = entity.relationshipsInNameOrder.contains { $0.deleteRule == .denyDeleteRule }
+            }
+            return deniesDeletes
+        }
         // Closures that call the methods: a method reference (`object.validateForUpdate`) is a partial
         // application, which retained the object twice more per call.
-        for object in deleted.objects { collect { try object.validateForDelete() } }
+        for object in deleted.objects where needsDeleteValidation(object) { collect { try object.validateForDelete() } }
         for object in inserted.objects where needsValidation(object) { collect { try object.validateForInsert() } }
         for object in updated.objects where needsValidation(object) { collect { try object.validateForUpdate() } }
         if let error = NSError.validation(combining: errors) { throw error }

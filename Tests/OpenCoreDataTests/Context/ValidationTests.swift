@@ -132,6 +132,22 @@ import Testing
         #expect(error.code == NSValidationRelationshipDeniedDeleteError)
     }
 
+    /// A save checks each deleted object's Deny rules whatever was deleted before it: here an
+    /// object of an entity without one first (the save skips validating those), then the unit.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func denyDeleteAfterAnotherEntitysDelete(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(TestStack.shoppingModel(unitRule: .denyDeleteRule), kind)
+        let unit = TestStack.insert("Unit", into: context, ["name": "Kg"])
+        let corn = TestStack.insert("Item", into: context, ["name": "corn", "unit": unit])
+        _ = TestStack.insert("Item", into: context, ["name": "rice", "unit": unit])
+        try context.save()
+        context.delete(corn)
+        context.delete(unit)
+        let error = try #require(throws: NSError.self) { try context.save() }
+        #expect(error.code == NSValidationRelationshipDeniedDeleteError)
+        #expect(error.userInfo[NSValidationObjectErrorKey] as? NSManagedObject === unit)
+    }
+
     /// Several failures come back as 1560 with each one in NSDetailedErrorsKey
     /// (reference §2.4), across keys of one object and across objects.
     @Test func multipleFailures() throws {
