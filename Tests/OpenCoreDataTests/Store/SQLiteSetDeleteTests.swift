@@ -102,6 +102,25 @@ import Testing
         #expect(try Self.rowCount(context, join) == 0)
     }
 
+    /// Runs of consecutive keys go by range, the rest by list (SQLiteKeyRuns):
+    /// exactly the deleted records' rows go, whichever way each went.
+    @Test func runsAndScatteredKeysDeleteExactlyTheirRows() throws {
+        let context = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        let doomed = Set(Array(stride(from: 1, through: 19, by: 2)) + Array(40...70) + [90, 91, 92] + Array(95...100))
+        try context.performAndWait { () throws in
+            for index in 1...100 { TestStack.insert("Album", into: context, ["name": "a\(index)"]) }
+            try context.save()
+            let albums = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
+            for album in albums where doomed.contains(Int((album.value(forKey: "name") as! String).dropFirst())!) {
+                context.delete(album)
+            }
+            try context.save()
+        }
+        let url = try #require(context.persistentStoreCoordinator?.persistentStores.first?.url)
+        let left = try DatabaseQueue(path: url.path).read { db in try String.fetchAll(db, sql: "SELECT ZNAME FROM ZALBUM") }
+        #expect(Set(left) == Set((1...100).filter { !doomed.contains($0) }.map { "a\($0)" }))
+    }
+
     @Test func oneRecordChangedElsewhereFailsTheWholeDelete() throws {
         let first = try TestStack.context(TestStack.albumsModel(), .sqlite)
         try first.performAndWait { () throws in

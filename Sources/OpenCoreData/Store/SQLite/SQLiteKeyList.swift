@@ -49,6 +49,16 @@ struct SQLiteKeyList {
     /// the bindings made here stay.
     func statement(_ sql: String, in db: Database, trailing: [Int64] = []) throws -> Statement {
         let statement = try db.cachedStatement(sql: sql)
+        try Self.bind(keys, paddedTo: parameterCount, then: trailing, to: statement, in: db)
+        return statement
+    }
+
+    /// Binds `keys`, the last of them repeated up to `count` parameters,
+    /// then `trailing`, to the parameters of `statement` in order with
+    /// `sqlite3_bind_int64`, and marks the statement as holding its arguments
+    /// (see ``statement(_:in:trailing:)``).
+    static func bind(_ keys: ArraySlice<Int64>, paddedTo count: Int, then trailing: [Int64],
+                     to statement: Statement, in db: Database) throws {
         statement.setUncheckedArguments(StatementArguments())
         let sqliteStatement = statement.sqliteStatement
         var index: CInt = 0
@@ -56,14 +66,14 @@ struct SQLiteKeyList {
             index += 1
             let code = sqlite3_bind_int64(sqliteStatement, index, value)
             guard code == SQLITE_OK else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage,
+                                    sql: statement.sql)
             }
         }
         for key in keys { try bind(key) }
         if let last = keys.last {
-            for _ in keys.count..<parameterCount { try bind(last) }
+            for _ in keys.count..<max(count, keys.count) { try bind(last) }
         }
         for value in trailing { try bind(value) }
-        return statement
     }
 }

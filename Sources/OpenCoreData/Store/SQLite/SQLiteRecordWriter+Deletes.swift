@@ -83,15 +83,32 @@ extension SQLiteRecordWriter {
     }
 
     /// Deletes the rows whose keys `byVersion` lists under their version (0:
-    /// any); false when a version's statement deleted fewer rows than keys.
+    /// any): runs of consecutive keys by range, the rest by list
+    /// (``SQLiteKeyRuns``); false when a version's statements deleted fewer
+    /// rows than keys.
     private func deleteRows(_ byVersion: [Int64: [Int64]], from table: String) throws -> Bool {
         var deletedAll = true
         for (version, keys) in byVersion {
-            let list = SQLiteKeyList(keys: keys[...])
             let condition = version > 0 ? " AND Z_OPT = ?" : ""
-            try list.statement("DELETE FROM \(table) WHERE Z_PK IN (\(list.placeholders))\(condition)", in: db,
-                               trailing: version > 0 ? [version] : []).runInTransaction()
-            if version > 0, sqlite3_changes(db.sqliteConnection) != keys.count { deletedAll = false }
+            let trailing: [Int64] = version > 0 ? [version] : []
+            let runs = SQLiteKeyRuns(keys)
+            var deleted = 0
+            if !runs.ranges.isEmpty {
+                let sql = "DELETE FROM \(table) WHERE Z_PK BETWEEN ? AND ?\(condition)"
+                let statement = try db.cachedStatement(sql: sql)
+                for range in runs.ranges {
+                    try SQLiteKeyList.bind([range.lowerBound, range.upperBound], paddedTo: 2, then: trailing,
+                                           to: statement, in: db)
+                    try statement.runInTransaction()
+                    deleted += Int(sqlite3_changes(db.sqliteConnection))
+                }
+            }
+            for list in SQLiteKeyList.chunks(of: runs.scattered) {
+                try list.statement("DELETE FROM \(table) WHERE Z_PK IN (\(list.placeholders))\(condition)", in: db,
+                                   trailing: trailing).runInTransaction()
+                deleted += Int(sqlite3_changes(db.sqliteConnection))
+            }
+            if version > 0, deleted != keys.count { deletedAll = false }
         }
         return deletedAll
     }
