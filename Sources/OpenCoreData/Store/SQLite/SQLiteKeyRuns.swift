@@ -6,9 +6,9 @@
 /// order), and a cascade deletes such records together: an album's photos.
 /// SQLite deletes the rows of an `IN` list through a temporary index of its
 /// values, then finds each row by key; a range it walks in the table's own
-/// order. Deleting 10,000 photos in 512-key lists cost SQLite ~6,800
-/// instructions a row, by ranges ~4,600 (the `sqlite3` shell over the same
-/// file, literals in place of parameters; raw SQLite deleting by album ~4,200).
+/// order. In the benchmark's 10,000-photo cascade, SQLite spent ~6,800
+/// instructions a row deleting by 512-key lists; in the `sqlite3` shell over
+/// a file like it, ~4,600 by ranges and ~4,200 by album (raw SQLite's way).
 struct SQLiteKeyRuns {
     /// The shortest run worth a statement of its own: shorter ones cost
     /// more as statements (a step, a reset, three bindings) than as list entries.
