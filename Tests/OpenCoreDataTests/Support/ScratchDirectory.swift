@@ -9,7 +9,8 @@ import Foundation
 /// -shm files beside a store): about 150,000 entries in /tmp after a day of runs. With every file under one
 /// folder per process, removing that folder cleans up after every test, whatever it did. Swift Testing has no
 /// teardown for a whole run, so an `atexit` handler removes it; both processes of `swift test` (XCTest's and
-/// Swift Testing's) exit normally. A process that crashes leaves its one folder behind.
+/// Swift Testing's) exit normally; exit tests' child processes use their parent's folder. A test process that
+/// crashes leaves its one folder behind.
 ///
 /// Making the folder also points the caches of fetched-results controllers on stores without a file
 /// (`FetchedResultsCache.userCachesFolder`, the user's caches folder otherwise) into it: `TestStack`
@@ -22,8 +23,12 @@ enum ScratchDirectory {
     /// This process's folder, created once, when first used (a `static let` is initialized once,
     /// thread-safely, however many tests ask at the same moment).
     static let root: URL = {
+        // An exit test's body runs in a child process of the same binary that Swift Testing starts, and that
+        // mostly ends by a crash, which runs no atexit handler: it writes in its parent's folder, which the
+        // parent removes.
+        let isExitTest = runsUnderItsOwnBinary
         let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ocd-test-run-\(ProcessInfo.processInfo.processIdentifier)")
+            .appendingPathComponent("ocd-test-run-\(isExitTest ? getppid() : getpid())")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -31,9 +36,18 @@ enum ScratchDirectory {
         }
         // Fetched-results caches of stores without a file go here, not into the user's caches folder.
         FetchedResultsCache.userCachesFolder = folder.appendingPathComponent("user-caches")
-        atexit { ScratchDirectory.removeRoot() }
+        if !isExitTest { atexit { ScratchDirectory.removeRoot() } }
         return folder
     }()
+
+    /// Whether this process's parent runs the same executable (Linux's `/proc`): an exit test's child.
+    private static var runsUnderItsOwnBinary: Bool {
+        func executable(_ process: String) -> String? {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process)/exe")
+        }
+        guard let own = executable("self"), let parent = executable("\(getppid())") else { return false }
+        return own == parent
+    }
 
     /// `name` inside the root, not created. Tests that run in parallel need names of their own
     /// (`"ocd-\(UUID().uuidString)"`).
