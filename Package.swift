@@ -69,17 +69,19 @@ let package = Package(
         // A child process for the remote-change test: saves once with persistent history.
         .executableTarget(name: "HistoryWriter", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
                           path: "Tests/HistoryWriter"),
+        // The tests' scratch folder (one per test process, removed at exit), for both test targets.
+        .target(name: "TestScratch", path: "Tests/TestScratch"),
         // Depends on `ocd` and the child processes so that `swift test` builds what its tests run as subprocesses.
         .testTarget(name: "OpenCoreDataTests", dependencies: [
             "OpenCoreData", "OpenCoreDataCore", "OpenCoreDataTools", "OpenCoreDataCodegen", "ocd", "ocd-demo",
-            "StoreCrashWriter", "HistoryWriter", .product(name: "Logging", package: "swift-log"),
+            "StoreCrashWriter", "HistoryWriter", "TestScratch", .product(name: "Logging", package: "swift-log"),
         ]),
         // Code in Apple's style (XCTest, Foundation and the Core Data module side by side) that must
         // compile with only the import changed; it sees the library as applications do.
         // Its model is a resource, as an app's would be, for NSPersistentContainer(name:).
         // Code written for Apple's Core Data compiles here without a warning too (an unused
         // result of an Objective-C method, which Swift lets go on Apple, is one): warnings are errors.
-        .testTarget(name: "ApplePortingTests", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
+        .testTarget(name: "ApplePortingTests", dependencies: ["OpenCoreData", "OpenCoreDataCore", "TestScratch"],
                     resources: [.copy("Resources/PortingModel.xcdatamodeld")],
                     swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
     ],

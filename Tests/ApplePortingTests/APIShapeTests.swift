@@ -3,6 +3,7 @@
 import XCTest
 import Foundation
 import OpenCoreData
+import TestScratch
 
 // MARK: Hand-written classes, never registered by hand
 

@@ -5,6 +5,7 @@
 import XCTest
 import Foundation
 import OpenCoreData
+import TestScratch
 
 final class PersistentHistoryPortingTests: XCTestCase {
     let appTransactionAuthorName = "app"

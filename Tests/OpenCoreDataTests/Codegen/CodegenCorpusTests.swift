@@ -1,6 +1,7 @@
 import Testing
 @testable import OpenCoreDataCore
 import OpenCoreDataCodegen
+import TestScratch
 
 /// Every corpus model whose entities ask for code generation produces code
 /// that compiles against OpenCoreData, checked with `swiftc -typecheck`.

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 
 /// Running the toolchain (`swift`, `swiftc`) and reading what it printed.
 enum Subprocess {

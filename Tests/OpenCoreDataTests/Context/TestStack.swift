@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// Models of the seed walk-throughs, built in code, and in-memory stacks.
 enum TestStack {
@@ -100,9 +101,16 @@ enum TestStack {
         return folder.appendingPathComponent(name)
     }
 
+    /// Points the caches of fetched-results controllers on stores without a file (the user's caches folder
+    /// otherwise) into the scratch folder, once, before any stack is made: tests write nothing outside the
+    /// repository and the temporary directory.
+    private static let cachesInScratchFolder: Void = {
+        FetchedResultsCache.userCachesFolder = ScratchDirectory.url("user-caches")
+    }()
+
     /// A coordinator with one store of `kind` and a private-queue context on it.
     static func context(_ model: NSManagedObjectModel, _ kind: StoreKind = .inMemory) throws -> NSManagedObjectContext {
-        _ = ScratchDirectory.root // before any cache of a file-less store: see ScratchDirectory
+        _ = cachesInScratchFolder
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let url = kind == .inMemory ? URL(fileURLWithPath: "/dev/null") : temporaryStoreURL()
         try coordinator.addPersistentStore(type: kind.type, at: url)

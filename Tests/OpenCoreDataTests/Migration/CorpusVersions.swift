@@ -1,5 +1,6 @@
 import Foundation
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// The versions of each corpus model file as the `.xcdatamodeld` they came
 /// from: shared/corpus/models holds `<owner>__<repo>__<Model>__<Version>.xml`

@@ -1,5 +1,6 @@
 import Testing
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// A broken model file is a thrown error that names the file, the line, and
 /// the entity and property where it went wrong — never a crash.

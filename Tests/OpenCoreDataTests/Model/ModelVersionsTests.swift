@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// A versioned model's versions and Apple's version API, measured against
 /// the metadata of stores OpenCoreData writes (the seed GroceryDude bundle:

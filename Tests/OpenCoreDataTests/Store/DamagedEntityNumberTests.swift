@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// Issue 19, S6: entity numbers read from a damaged file name objects of
 /// entities the read did not ask for. The `store` fuzz target stopped on a

@@ -1,6 +1,7 @@
 import Testing
 import Logging
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// The SQL debug log (`-com.apple.CoreData.SQLDebug N`), captured through a
 /// log handler.

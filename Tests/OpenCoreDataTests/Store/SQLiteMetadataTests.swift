@@ -1,6 +1,7 @@
 import Testing
 import GRDB
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// Z_METADATA as Core Data writes it: read back from stores written on Apple
 /// devices (shared/corpus/stores, with their decoded `.Z_METADATA.json`).

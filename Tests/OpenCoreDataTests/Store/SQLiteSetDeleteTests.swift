@@ -117,7 +117,9 @@ import Testing
             try context.save()
         }
         let url = try #require(context.persistentStoreCoordinator?.persistentStores.first?.url)
-        let left = try DatabaseQueue(path: url.path).read { db in try String.fetchAll(db, sql: "SELECT ZNAME FROM ZALBUM") }
+        let left = try DatabaseQueue(path: url.path).read { db in
+            try String.fetchAll(db, sql: "SELECT ZNAME FROM ZALBUM")
+        }
         #expect(Set(left) == Set((1...100).filter { !doomed.contains($0) }.map { "a\($0)" }))
     }
 

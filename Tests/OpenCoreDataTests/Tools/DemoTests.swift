@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestScratch
 
 /// The README's first command: the demo, run as a built executable (a client
 /// of the library without `@testable`, in a debug build, as `swift run

@@ -3,6 +3,7 @@ import Testing
 import FoundationXML
 #endif
 @testable import OpenCoreDataTools
+import TestScratch
 
 /// `ocd model --format svg`: the drawing read back as XML. Every entity is
 /// one box, no two boxes overlap, every relationship is drawn once with its

@@ -1,5 +1,6 @@
 import Testing
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// `ocd` as a shell user meets it: the examples of `--help`, completions,
 /// the SQL debug log switched on from outside, and `ocd model`'s full text.

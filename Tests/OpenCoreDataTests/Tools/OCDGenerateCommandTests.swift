@@ -1,5 +1,6 @@
 import Testing
 import OpenCoreData
+import TestScratch
 
 /// `ocd generate`, run as a subprocess the way a user runs it.
 @Suite struct OCDGenerateCommandTests {

@@ -1,6 +1,7 @@
 import Testing
 import GRDB
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// `ocd inspect` and `ocd query`, run as subprocesses on copies of stores
 /// Core Data wrote (shared/corpus/stores), their JSON output checked

@@ -1,6 +1,7 @@
 import Testing
 import GRDB
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// What issue 17 found wrong in `ocd inspect` and `ocd query` on real
 /// stores, each run as a subprocess: crashes on an attribute named `id`, no

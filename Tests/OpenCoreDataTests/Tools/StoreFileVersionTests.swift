@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import OpenCoreDataCore
 @testable import OpenCoreDataTools
+import TestScratch
 
 /// `ocd`'s StoreFile with a `.xcdatamodeld`: the version that wrote the store
 /// is chosen by the store's schema (SQLiteStoreVersionMatching), not the first

@@ -1,5 +1,6 @@
 import Testing
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// `cacheName`: computed sections kept in a file, checked against the store
 /// (reference §6.1: "Cached sections are checked to see if the time stamp
@@ -19,7 +20,7 @@ import Testing
         let first = controller(context, cacheName: name)
         try first.performFetch()
         // A store without a file keeps its caches in the user's caches folder, which the tests point
-        // into their scratch folder (ScratchDirectory).
+        // into their scratch folder (TestStack).
         let file = FetchedResultsCache.userCachesFolder.appendingPathComponent("\(name).plist")
         #expect(FileManager.default.fileExists(atPath: file.path))
         #expect(file.path.hasPrefix(ScratchDirectory.root.path + "/"))

@@ -1,4 +1,5 @@
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// Models and stacks for the fetched-results tests.
 enum FetchedResultsModels {

@@ -1,5 +1,4 @@
 import Foundation
-@testable import OpenCoreDataCore
 
 /// The one folder where the tests of this process write files: `<temporary directory>/ocd-test-run-<pid>`,
 /// made when a test first asks for it and removed, with all it holds, when the process exits.
@@ -12,17 +11,11 @@ import Foundation
 /// Swift Testing's) exit normally; exit tests' child processes use their parent's folder. A test process that
 /// crashes leaves its one folder behind.
 ///
-/// Making the folder also points the caches of fetched-results controllers on stores without a file
-/// (`FetchedResultsCache.userCachesFolder`, the user's caches folder otherwise) into it: `TestStack`
-/// makes the folder before any stack, so no cache lands in the user's folder.
-///
-/// ApplePortingTests has a copy of this type (test targets share no sources; its controllers keep no
-/// caches): both name the same folder, create it if it is missing and remove it at exit, so either may
-/// go first.
-enum ScratchDirectory {
+/// A target of its own, so that both test targets (whose sources can't be shared) use this one type.
+public enum ScratchDirectory {
     /// This process's folder, created once, when first used (a `static let` is initialized once,
     /// thread-safely, however many tests ask at the same moment).
-    static let root: URL = {
+    public static let root: URL = {
         // An exit test's body runs in a child process of the same binary that Swift Testing starts, and that
         // mostly ends by a crash, which runs no atexit handler: it writes in its parent's folder, which the
         // parent removes.
@@ -34,8 +27,6 @@ enum ScratchDirectory {
         } catch {
             fatalError("The tests' scratch folder \(folder.path) could not be created: \(error)")
         }
-        // Fetched-results caches of stores without a file go here, not into the user's caches folder.
-        FetchedResultsCache.userCachesFolder = folder.appendingPathComponent("user-caches")
         if !isExitTest { atexit { ScratchDirectory.removeRoot() } }
         return folder
     }()
@@ -51,7 +42,7 @@ enum ScratchDirectory {
 
     /// `name` inside the root, not created. Tests that run in parallel need names of their own
     /// (`"ocd-\(UUID().uuidString)"`).
-    static func url(_ name: String) -> URL {
+    public static func url(_ name: String) -> URL {
         root.appendingPathComponent(name)
     }
 
