@@ -137,13 +137,14 @@ import Testing
         let model = Self.messagingModel(userClientNumber: 24)
         try writeTrustedClients(url, model: model)
         let mapping = try SQLiteMapping(model: model, configuration: nil)
-        let asWritten = try DatabaseQueue(path: url.path).read(SQLiteFileJoinTables.init)
-        #expect(try mapping.reading(asWritten, model: model, configuration: nil) === mapping)
+        let reread = {
+            try DatabaseQueue(path: url.path).read { try mapping.reading($0, model: model, configuration: nil) }
+        }
+        #expect(try reread() === mapping)
         try DatabaseQueue(path: url.path).write { db in
             try db.execute(sql: "ALTER TABLE Z_24TRUSTEDCLIENTS RENAME TO Z_24TRUSTEDBYCLIENTS")
         }
-        let renamed = try DatabaseQueue(path: url.path).read(SQLiteFileJoinTables.init)
-        let reading = try mapping.reading(renamed, model: model, configuration: nil)
+        let reading = try reread()
         #expect(reading !== mapping)
         func table(_ mapping: SQLiteMapping) -> String? {
             guard case .joinTable(let join) = mapping.schema.storage(ofRelationship: "trustedClients",

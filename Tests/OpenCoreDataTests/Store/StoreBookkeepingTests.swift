@@ -102,6 +102,20 @@ import OpenCoreDataTools
         #expect("\(opened?.userInfo[NSLocalizedDescriptionKey] ?? "")".contains("Z_PK"))
     }
 
+    /// A Z_PK declared as a plain integer, not the rowid (its values are then not the rows' keys, and
+    /// may be NULL), does not fit the model either (134020); the check reads SQLite's parsed schema.
+    @Test func aKeyColumnThatIsNotTheRowidDoesNotFit() throws {
+        let url = try Self.damaged("""
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_master SET sql = replace(sql, 'Z_PK INTEGER PRIMARY KEY', 'Z_PK INTEGER') WHERE name = 'ZTHING';
+            PRAGMA writable_schema = OFF
+            """)
+        let opened = Self.error { _ = try Self.openWithModel(url) }
+        #expect(opened?.domain == NSCocoaErrorDomain && opened?.code == NSPersistentStoreIncompatibleSchemaError,
+                "\(String(describing: opened))")
+        #expect("\(opened?.userInfo[NSLocalizedDescriptionKey] ?? "")".contains("Z_PK INTEGER, not INTEGER PRIMARY KEY"))
+    }
+
     /// S3: a row whose Z_ENT is NULL (or not an integer) is no object:
     /// reading the relationships that lead to it neither stops the program
     /// nor finds it, with the model or with one rebuilt from the store.

@@ -42,6 +42,9 @@ enum SQLiteConnection {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.label = "OpenCoreData.SQLiteStore"
+        // SQLite's default, which Core Data keeps: its tables declare no foreign keys, and GRDB's
+        // `PRAGMA foreign_keys = ON` costs a statement at every open.
+        configuration.foreignKeysEnabled = false
         let option = options?[NSPersistentStoreTimeoutOption]
         let timeout = (option as? Double) ?? (option as? Int).map(Double.init) ?? (option as? NSNumber)?.doubleValue ?? 240
         configuration.busyMode = .timeout(timeout)

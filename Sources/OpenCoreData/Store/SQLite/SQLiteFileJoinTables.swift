@@ -17,14 +17,14 @@ struct SQLiteFileJoinTables: Sendable {
 
     init(_ tables: [Table]) { self.tables = tables }
 
-    /// Reads the `Z_<digit>…` tables of `db` (one query; see ``SQLiteFileSchema``).
-    init(_ db: Database) throws { self.init(try SQLiteFileSchema(db)) }
-
-    /// The `Z_<digit>…` tables of a file whose schema was read. Bookkeeping and
-    /// entity tables are not join tables (`Z_PRIMARYKEY`, `ZNOTE`), so the pattern excludes them.
-    init(_ schema: SQLiteFileSchema) {
-        tables = schema.tables(where: Self.isJoinTableName).map { table in
-            Table(name: table.name, columns: table.columns.map(\.name), primaryKey: table.primaryKey)
+    /// Reads the `Z_<digit>…` tables of `db`: a query for the list, a `PRAGMA table_info` for each
+    /// table's columns (see ``SQLiteFileSchema``). Bookkeeping and entity tables are not join tables
+    /// (`Z_PRIMARYKEY`, `ZNOTE`), so the pattern excludes them.
+    init(_ db: Database) throws {
+        tables = try SQLiteFileSchema.tables(in: db, where: Self.isJoinTableName).map { table in
+            let columns = try SQLiteFileSchema.columns(of: table, in: db)
+            return Table(name: table.name, columns: columns.map(\.name),
+                         primaryKey: SQLiteFileSchema.primaryKey(of: columns))
         }
     }
 

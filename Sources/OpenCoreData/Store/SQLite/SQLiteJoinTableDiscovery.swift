@@ -46,13 +46,6 @@ enum SQLiteJoinTableDiscovery {
         return result
     }
 
-    /// Whether `file` has each of `tables` under its name with its columns:
-    /// then ``resolve`` keeps every one of them.
-    static func holds(_ tables: [SQLiteTable], in file: SQLiteFileJoinTables) -> Bool {
-        let byName = Dictionary(file.tables.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        return tables.allSatisfy { table in byName[table.name].map { fits(table, $0) } ?? false }
-    }
-
     /// Whether the file's `found` has the computed table's key and order columns.
     private static func fits(_ table: SQLiteTable, _ found: SQLiteFileJoinTables.Table) -> Bool {
         let columns = Set(found.columns)

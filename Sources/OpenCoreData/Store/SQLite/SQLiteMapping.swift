@@ -1,3 +1,5 @@
+import GRDB
+
 /// How the store reads and writes each entity: the schema's table and column
 /// names resolved once per model entity, so that saving and loading a record
 /// cost dictionary reads, not scans of the schema. A class, immutable once
@@ -76,13 +78,17 @@ final class SQLiteMapping: @unchecked Sendable {
         self.byNumber = byNumber
     }
 
-    /// The mapping for an existing store file whose join tables are `file`:
-    /// this one when the file holds every join table where this mapping has
-    /// it (a mapping built with `file` would be the same), else a new one.
-    func reading(_ file: SQLiteFileJoinTables, model: NSManagedObjectModel, configuration: String?) throws
-        -> SQLiteMapping {
-        guard !SQLiteJoinTableDiscovery.holds(schema.joinTables, in: file) else { return self }
-        return try SQLiteMapping(model: model, configuration: configuration, file: file)
+    /// The mapping for the existing store file `db`: this one when the file
+    /// holds every join table where this mapping has it, with its columns (a
+    /// mapping built from the file's join tables would be the same; checked
+    /// without a statement), else one built from the file's join tables.
+    func reading(_ db: Database, model: NSManagedObjectModel, configuration: String?) throws -> SQLiteMapping {
+        let holdsJoinTables = schema.joinTables.allSatisfy { table in
+            SQLiteFileSchema.hasTable(table.name, in: db)
+                && table.columns.allSatisfy { SQLiteFileSchema.declaredColumn($0.name, of: table.name, in: db) != nil }
+        }
+        guard !holdsJoinTables else { return self }
+        return try SQLiteMapping(model: model, configuration: configuration, file: SQLiteFileJoinTables(db))
     }
 
     /// The mapping of `entity`; nil when the store does not hold it.

@@ -17,11 +17,8 @@ enum SQLiteMetadata {
 
     /// The store's metadata, or nil when the file has no Z_METADATA row (not a
     /// Core Data store). Throws when Z_PLIST is not a property list.
-    static func read(_ db: Database) throws -> [String: Any]? { try read(db, schema: SQLiteFileSchema(db)) }
-
-    /// The metadata of a file whose schema was read, as `read(_:)`.
-    static func read(_ db: Database, schema: SQLiteFileSchema) throws -> [String: Any]? {
-        guard schema.hasTable("Z_METADATA"),
+    static func read(_ db: Database) throws -> [String: Any]? {
+        guard SQLiteFileSchema.hasTable("Z_METADATA", in: db),
               let row = try db.makeStatement(sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
                 .rowValues().first else { // Z_VERSION is the key: one row at most
             return nil

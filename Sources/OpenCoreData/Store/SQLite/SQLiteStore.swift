@@ -76,33 +76,35 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         debugLog = SQLiteDebugLog(store: url)
         database = try SQLiteConnection.open(at: url, isInMemory: isInMemory, options: options, readOnly: isReadOnly,
                                              debugLog: debugLog)
-        // The file's tables, read once for every check below; again after a migration changed them.
-        var schema: SQLiteFileSchema?
         let ignoresVersions = (options?[NSIgnorePersistentStoreVersioningOption] as? Bool) == true
+        // Whether the file holds persistent history, learnt in the transaction that reads the metadata.
+        var holdsHistory: Bool?
         // Takes `existing` as the store's metadata once the file holds the model's version: the mapping reads
-        // the file's many-to-many tables, and the checks compare the file with the model.
-        func adopt(_ existing: [String: Any], _ db: Database, _ current: SQLiteFileSchema) throws {
-            mapping = try mapping.reading(SQLiteFileJoinTables(current), model: model, configuration: configuration)
+        // the file's many-to-many tables, and the checks compare the file with the model (the version hashes
+        // unless `hashesMatch` says they were compared).
+        func adopt(_ existing: [String: Any], _ db: Database, hashesMatch: Bool) throws {
+            mapping = try mapping.reading(db, model: model, configuration: configuration)
             metadata = existing
             if ignoresVersions {
                 metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
             } else {
-                try SQLiteStoreSetup.checkCompatible(existing, model: model, configuration: configuration, url: url)
+                if !hashesMatch {
+                    try SQLiteStoreSetup.checkCompatible(existing, model: model, configuration: configuration, url: url)
+                }
                 writtenMetadataChanges = metadataChanges
             }
-            try SQLiteStoreSetup.checkLayout(db, mapping: mapping, url: url, schema: current)
+            try SQLiteStoreSetup.checkLayout(db, mapping: mapping, url: url)
+            holdsHistory = SQLiteHistoryTables.exist(db)
         }
         try translatingErrors {
             // One read transaction when the file needs no migration (each costs a BEGIN and a COMMIT).
             var adopted = false
             if var existing = try readInTransaction({ db -> [String: Any]? in
-                let current = try SQLiteFileSchema(db)
-                schema = current
-                guard let existing = try SQLiteMetadata.read(db, schema: current) else { return nil }
+                guard let existing = try SQLiteMetadata.read(db) else { return nil }
                 let hashes = (existing[NSStoreModelVersionHashesKey] as? [String: Any]) ?? [:]
                 if ignoresVersions || model.differingEntities(forConfigurationName: configuration,
                                                               storeHashes: hashes)?.isEmpty != false {
-                    try adopt(existing, db, current)
+                    try adopt(existing, db, hashesMatch: true)
                     adopted = true
                 }
                 return existing
@@ -112,13 +114,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                     existing, database: database, model: model, configuration: configuration, url: url,
                     options: options, readOnly: isReadOnly) {
                     existing = migrated
-                    schema = nil
                 }
-                try readInTransaction { db in
-                    let current = try schema ?? SQLiteFileSchema(db)
-                    schema = current
-                    try adopt(existing, db, current)
-                }
+                try readInTransaction { db in try adopt(existing, db, hashesMatch: false) }
                 return
             }
             guard try !readInTransaction(SQLiteStoreSetup.hasTables) else {
@@ -132,7 +129,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             try SQLiteStoreSetup.create(database, mapping: mapping, metadata: metadata)
             writtenMetadataChanges = metadataChanges
         }
-        try openHistory(schema: schema)
+        try openHistory(holdsHistory: holdsHistory)
     }
 
 

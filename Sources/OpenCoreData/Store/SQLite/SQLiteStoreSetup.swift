@@ -71,11 +71,12 @@ enum SQLiteStoreSetup {
     /// entity numbers or tables are not the ones the store would read and
     /// write for this model (a store written by another model version with
     /// the same hashes, or with hash checking switched off): reading it would
-    /// be silently wrong. One query (the numbers); `schema` has the tables.
-    static func checkLayout(_ db: Database, mapping: SQLiteMapping, url: URL, schema: SQLiteFileSchema) throws {
+    /// be silently wrong. One query (the numbers); tables and columns are
+    /// looked up in SQLite's parsed schema (``SQLiteFileSchema``).
+    static func checkLayout(_ db: Database, mapping: SQLiteMapping, url: URL) throws {
         var problems: [String] = []
         // The bookkeeping is checked first (134080 for a damaged table).
-        let stored = try SQLitePrimaryKeyTable.rows(db, file: url, schema: schema)
+        let stored = try SQLitePrimaryKeyTable.rows(db, file: url)
         let numbers = Dictionary(stored.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
         // A migration that renamed an entity keeps its old Z_NAME (docs/SQLiteLayout.md): the
         // renaming identifier finds it.
@@ -87,18 +88,24 @@ enum SQLiteStoreSetup {
             problems.append("entity \(entity.name) is number \(numbers[entity.name].map(String.init) ?? "missing") in the file, \(entity.number) in the model")
         }
         for table in mapping.schema.tables {
-            guard let declared = schema.table(table.name)?.columns else {
+            guard SQLiteFileSchema.hasTable(table.name, in: db) else {
                 problems.append("the file has no table \(table.name)")
                 continue
             }
-            let columns = Set(declared.map(\.name))
-            let missing = table.columns.map(\.name).filter { !columns.contains($0) }
+            let missing = table.columns.map(\.name).filter {
+                SQLiteFileSchema.declaredColumn($0, of: table.name, in: db) == nil
+            }
             if !missing.isEmpty { problems.append("table \(table.name) lacks \(missing.joined(separator: ", "))") }
             // Rows are read by these three columns as integers: Z_PK must be the
             // rowid (never NULL, always an integer), Z_ENT and Z_OPT integers.
-            for column in declared where ["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name.uppercased()) {
-                let integer = column.type.uppercased() == "INTEGER" && (column.name.uppercased() != "Z_PK" || column.primaryKeyIndex == 1)
-                if !integer { problems.append("table \(table.name) declares \(column.name) \(column.type)\(column.primaryKeyIndex > 0 ? " PRIMARY KEY" : ""), not INTEGER\(column.name.uppercased() == "Z_PK" ? " PRIMARY KEY" : "")") }
+            for name in ["Z_PK", "Z_ENT", "Z_OPT"] {
+                guard let column = SQLiteFileSchema.declaredColumn(name, of: table.name, in: db) else { continue }
+                let isKey = name == "Z_PK"
+                let fits = column.type.uppercased() == "INTEGER" && (!isKey || column.isPrimaryKey)
+                guard !fits else { continue }
+                let declared = "\(column.type)\(column.isPrimaryKey ? " PRIMARY KEY" : "")"
+                let wanted = "INTEGER\(isKey ? " PRIMARY KEY" : "")"
+                problems.append("table \(table.name) declares \(name) \(declared), not \(wanted)")
             }
         }
         guard !problems.isEmpty else { return }

@@ -93,18 +93,19 @@ public enum SQLiteStoreVersionMatching {
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             (entities, columns, indexes, joinTables) = try queue.read { db in
                 // Numbers from 16000 are persistent history's own entities, not the app's.
-                let schema = try SQLiteFileSchema(db)
-                let rows = try SQLitePrimaryKeyTable.rows(db, file: url, schema: schema).filter { $0.number < 16000 }
+                let rows = try SQLitePrimaryKeyTable.rows(db, file: url).filter { $0.number < 16000 }
                 let entities = Dictionary(rows.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
                 let bookkeeping: Set = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
                 var columns: [String: [String: String]] = [:]
-                for table in schema.tables(where: { $0.hasPrefix("Z") && !bookkeeping.contains($0) }) {
-                    columns[table.name] = Dictionary(table.columns.map { ($0.name, $0.type.uppercased()) },
+                for table in try SQLiteFileSchema.tables(in: db, where: { $0.hasPrefix("Z") })
+                where !bookkeeping.contains(table.name) {
+                    let declared = try SQLiteFileSchema.columns(of: table, in: db)
+                    columns[table.name] = Dictionary(declared.map { ($0.name, $0.type.uppercased()) },
                                                      uniquingKeysWith: { a, _ in a })
                 }
                 let indexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' "
                                                        + "AND name NOT LIKE 'sqlite_autoindex%'")
-                return (entities, columns, Set(indexes), SQLiteFileJoinTables(schema))
+                return (entities, columns, Set(indexes), try SQLiteFileJoinTables(db))
             }
         }
     }

@@ -25,12 +25,12 @@ final class SQLiteHistory: @unchecked Sendable {
 
     /// The history of `store`, set up for recording when `tracking`; nil when
     /// the store neither records nor holds history. One transaction to create
-    /// the tables on the first open, and one statement per trigger.
+    /// the tables on the first open, and one statement per trigger. `holdsHistory`
+    /// says whether the file has the tables, when the caller knows.
     static func open(_ database: any DatabaseWriter, mapping: SQLiteMapping, tracking: Bool,
-                     readOnly: Bool, schema: SQLiteFileSchema?) throws -> SQLiteHistory? {
+                     readOnly: Bool, holdsHistory: Bool?) throws -> SQLiteHistory? {
         guard tracking, !readOnly else {
-            let exists = try schema.map(SQLiteHistoryTables.exist)
-                ?? database.writeWithoutTransaction(SQLiteHistoryTables.exist)
+            let exists = holdsHistory ?? database.writeWithoutTransaction(SQLiteHistoryTables.exist)
             return exists ? SQLiteHistory(mapping: mapping, recorder: nil) : nil
         }
         let history = SQLiteHistory(mapping: mapping, recorder: SQLiteHistoryRecorder())

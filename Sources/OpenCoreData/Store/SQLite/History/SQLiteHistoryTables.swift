@@ -32,19 +32,14 @@ enum SQLiteHistoryTables {
     static let names = [changeEntity: "CHANGE", transactionEntity: "TRANSACTION", stringEntity: "TRANSACTIONSTRING"]
 
     /// Whether the file holds persistent history.
-    static func exist(_ db: Database) throws -> Bool {
-        try db.tableExists("ATRANSACTION") && db.tableExists("ACHANGE")
-    }
-
-    /// Whether the file whose schema was read holds persistent history.
-    static func exist(_ schema: SQLiteFileSchema) -> Bool {
-        schema.hasTable("ATRANSACTION") && schema.hasTable("ACHANGE")
+    static func exist(_ db: Database) -> Bool {
+        SQLiteFileSchema.hasTable("ATRANSACTION", in: db) && SQLiteFileSchema.hasTable("ACHANGE", in: db)
     }
 
     /// Creates what is missing of the tables, and `ZTOMBSTONE0…` columns up to
     /// `tombstones` (Core Data adds those columns to `ACHANGE` as the model needs).
     static func create(_ db: Database, tombstones: Int) throws {
-        if try !exist(db) {
+        if !exist(db) {
             for statement in createStatements { try db.execute(sql: statement) }
         }
         for (number, name) in names {

@@ -1,13 +1,13 @@
 import GRDB
 
 extension SQLiteStore: StoreHistorySource {
-    /// Sets up the history after the file is open (``SQLiteHistory/open``).
     /// Sets up the history after the file is open (``SQLiteHistory/open``), and the
     /// remote-change watcher when `NSPersistentStoreRemoteChangeNotificationPostOptionKey` is true.
-    func openHistory(schema: SQLiteFileSchema?) throws {
+    /// `holdsHistory` says whether the file has the history tables, when the open already looked.
+    func openHistory(holdsHistory: Bool?) throws {
         history = try translatingErrors {
             try SQLiteHistory.open(database, mapping: mapping, tracking: SQLiteHistory.isRequested(options),
-                                   readOnly: isReadOnly, schema: schema)
+                                   readOnly: isReadOnly, holdsHistory: holdsHistory)
         }
         let remote = options?[NSPersistentStoreRemoteChangeNotificationPostOptionKey]
         if (remote as? NSNumber)?.boolValue ?? (remote as? Bool) ?? false, let url, !SQLiteConnection.isInMemory(url) {
