@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one function every child runs its timed part in: the clock reads
 /// around the call, and `ocd-bench --instructions` counts the instructions
 /// executed inside it (callgrind's `--toggle-collect`), so time and count
@@ -15,8 +17,24 @@
 /// `nm .build/release/ocd-bench | grep ocdBenchTimedRegion`: one line.
 @inline(never) @_semantics("optimize.sil.specialize.generic.never") @_silgen_name("ocdBenchTimedRegion")
 func ocdBenchTimedRegion<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try body()
+    PerfControl.shared?.send("enable")
+    defer { PerfControl.shared?.send("disable") }
+    return try body()
 }
 
 /// The symbol of `ocdBenchTimedRegion`, as callgrind's `--toggle-collect` matches it.
 let timedRegionSymbol = "ocdBenchTimedRegion"
+
+/// `perf record`'s control FIFO, so that samples cover the timed region only:
+/// `OCD_BENCH_PERF_CONTROL=/tmp/ctl perf record -D -1 --control fifo:/tmp/ctl …`
+/// (`mkfifo /tmp/ctl` first; `-D -1` starts with sampling off). Unset, nothing
+/// is opened or written.
+struct PerfControl {
+    static let shared: PerfControl? = ProcessInfo.processInfo.environment["OCD_BENCH_PERF_CONTROL"].flatMap {
+        FileHandle(forWritingAtPath: $0).map(PerfControl.init)
+    }
+
+    let fifo: FileHandle
+
+    func send(_ command: String) { fifo.write(Data((command + "\n").utf8)) }
+}
