@@ -80,12 +80,7 @@ public final class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
     /// Compares two values already read by ``value(of:)``, applying `ascending`.
     func compareValues(_ a: Any?, _ b: Any?) -> ComparisonResult {
         let result = ascendingOrder(Values.normalized(a), Values.normalized(b))
-        guard !ascending else { return result }
-        switch result {
-        case .orderedAscending: return .orderedDescending
-        case .orderedDescending: return .orderedAscending
-        case .orderedSame: return .orderedSame
-        }
+        return ascending ? result : result.reversed
     }
 
     private func ascendingOrder(_ a: Any?, _ b: Any?) -> ComparisonResult {
@@ -128,4 +123,15 @@ public final class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
 
     /// Sort descriptors are immutable: a copy is the descriptor itself.
     public func copy(with zone: NSZone? = nil) -> Any { self }
+}
+
+extension ComparisonResult {
+    /// The order of the same two values taken the other way round.
+    var reversed: ComparisonResult {
+        switch self {
+        case .orderedAscending: .orderedDescending
+        case .orderedDescending: .orderedAscending
+        case .orderedSame: .orderedSame
+        }
+    }
 }

@@ -40,7 +40,7 @@ struct FetchedResultsEvent {
                 continue
             }
             guard let path = results.indexPath(of: entry) else { continue }
-            if sectionName == entry.sectionName && results.order.sameKeys(keys, entry.keys) {
+            if sectionName == entry.sectionName && results.order.sameKeys(keys, as: entry) {
                 event.updated.append((entry, path))
             } else {
                 event.repositioned.append((entry, path, keys, sectionName))

@@ -4,6 +4,16 @@
 struct FetchedResultsOrder {
     let descriptors: [NSSortDescriptor]
     let sectionNameKeyPath: String?
+    /// For each descriptor, whether it orders by `compare:` (no comparator
+    /// closure, no other selector): then classified keys can be compared
+    /// directly (`FetchedResultsSortKey`).
+    private let comparesPlainly: [Bool]
+
+    init(descriptors: [NSSortDescriptor], sectionNameKeyPath: String?) {
+        self.descriptors = descriptors
+        self.sectionNameKeyPath = sectionNameKeyPath
+        comparesPlainly = descriptors.map { $0.comparator == nil && $0.selector?.name == "compare:" }
+    }
 
     /// The sort descriptors' values of `object`; one key-path read each.
     func keys(of object: NSManagedObject) -> [Any?] {
@@ -23,7 +33,15 @@ struct FetchedResultsOrder {
     /// How `a` and `b` are ordered; never `.orderedSame` for two entries.
     func compare(_ a: FetchedResultsEntry, _ b: FetchedResultsEntry) -> ComparisonResult {
         for (index, descriptor) in descriptors.enumerated() {
-            let result = descriptor.compareValues(a.keys[index], b.keys[index])
+            // The values themselves are read only when the classified keys don't decide: copying an `Any?`
+            // out of its array costs as much as the comparison.
+            let result: ComparisonResult
+            if comparesPlainly[index],
+               let ascending = FetchedResultsSortKey.ascendingOrder(a.sortKeys[index], b.sortKeys[index]) {
+                result = descriptor.ascending ? ascending : ascending.reversed
+            } else {
+                result = descriptor.compareValues(a.keys[index], b.keys[index])
+            }
             if result != .orderedSame { return result }
         }
         if a.sequence == b.sequence { return .orderedSame }
@@ -44,11 +62,15 @@ struct FetchedResultsOrder {
         }
         return low
     }
-}
 
-extension FetchedResultsOrder {
-    /// Whether two sets of sort keys place an object the same way.
-    func sameKeys(_ a: [Any?], _ b: [Any?]) -> Bool {
-        descriptors.indices.allSatisfy { descriptors[$0].compareValues(a[$0], b[$0]) == .orderedSame }
+    /// Whether the sort keys `keys` place an object where `entry`'s place it.
+    func sameKeys(_ keys: [Any?], as entry: FetchedResultsEntry) -> Bool {
+        descriptors.indices.allSatisfy { index in
+            if comparesPlainly[index], let order = FetchedResultsSortKey.ascendingOrder(
+                FetchedResultsSortKey(keys[index]), entry.sortKeys[index]) {
+                return order == .orderedSame
+            }
+            return descriptors[index].compareValues(keys[index], entry.keys[index]) == .orderedSame
+        }
     }
 }
