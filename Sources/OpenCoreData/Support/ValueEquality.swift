@@ -7,12 +7,7 @@ enum ValueEquality {
         // compare directly: the unwrapping and casts below are conformance
         // lookups, and validation compares every property of every saved
         // object. Unequal ones still go through the casts, which decide them as before.
-        if let l = lhs, let r = rhs, case let valueType = type(of: l), valueType == type(of: r) {
-            if sameTypeEqual(l, r, valueType) { return true }
-            // One object twice: compared by the references the two containers hold, where
-            // `as? NSObject` cost two dynamic casts (and `as AnyObject`, below, the bridging machinery).
-            if valueType is AnyClass, firstWord(of: l) == firstWord(of: r) { return true }
-        }
+        if storedEqual(lhs, rhs) { return true }
         switch (ValueCoercion.unwrapped(lhs), ValueCoercion.unwrapped(rhs)) {
         case (nil, nil): return true
         case (nil, _), (_, nil): return false
@@ -33,11 +28,38 @@ enum ValueEquality {
         }
     }
 
-    /// Whether `l` and `r`, both of `type`, are equal by the type's own
-    /// `==`; false for unequal values and for types not listed.
-    private static func sameTypeEqual(_ l: Any, _ r: Any, _ type: Any.Type) -> Bool {
-        // Read from the containers (`SlotValue.unboxed`), where `as!` was a dynamic cast each.
-        func same<T: Equatable>(_: T.Type) -> Bool { (SlotValue.unboxed(l) as T) == (SlotValue.unboxed(r) as T) }
+    /// Whether `lhs` and `rhs` are both present, stored as one type (their
+    /// containers' metadata words), and equal by that type's own `==` or one
+    /// object. Read in place: unwrapping each `Any?` with `if let` copied its
+    /// container through the value witnesses (~120 instructions each), and
+    /// `type(of:)` asked the runtime (~55). An `Any?` holding a value has the
+    /// layout of an `Any`; nil leaves no type metadata in the metadata word.
+    private static func storedEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
+        withUnsafePointer(to: lhs) { l in
+            withUnsafePointer(to: rhs) { r in
+                let offset = 3 * MemoryLayout<Int>.size
+                let lType = UnsafeRawPointer(l).load(fromByteOffset: offset, as: UInt.self)
+                // Below the first page: no metadata, so nil (Optional's extra inhabitants live there).
+                guard lType >= 4096, lType == UnsafeRawPointer(r).load(fromByteOffset: offset, as: UInt.self) else {
+                    return false
+                }
+                let type = unsafeBitCast(lType, to: Any.Type.self)
+                if sameTypeEqual(UnsafeRawPointer(l), UnsafeRawPointer(r), type) { return true }
+                // One object twice: compared by the references the two containers hold, where
+                // `as? NSObject` cost two dynamic casts (and `as AnyObject`, below, the bridging machinery).
+                let leftWord = UnsafeRawPointer(l).load(as: UInt.self)
+                return type is AnyClass && leftWord == UnsafeRawPointer(r).load(as: UInt.self)
+            }
+        }
+    }
+
+    /// Whether the values in the containers at `l` and `r`, both stored as
+    /// `type`, are equal by the type's own `==`; false for unequal values and
+    /// for types not listed. Each listed type lies in the container's buffer
+    /// (at most three words, moved bitwise: see `AnyContainer`), where it is
+    /// read; `as!` was a dynamic cast each.
+    private static func sameTypeEqual(_ l: UnsafeRawPointer, _ r: UnsafeRawPointer, _ type: Any.Type) -> Bool {
+        func same<T: Equatable>(_: T.Type) -> Bool { l.load(as: T.self) == r.load(as: T.self) }
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(Int64.self): return same(Int64.self)
         case ObjectIdentifier(Int32.self): return same(Int32.self)
@@ -54,12 +76,6 @@ enum ValueEquality {
         case ObjectIdentifier(URL.self): return same(URL.self)
         default: return false
         }
-    }
-
-    /// The reference an `Any` holding a class instance keeps in its first
-    /// word, or the address of the box that holds it (`AnyContainer`).
-    private static func firstWord(of value: Any) -> UnsafeRawPointer? {
-        AnyContainer.read(value) { $0.load(as: UnsafeRawPointer?.self) }
     }
 
     static func equalDictionaries(_ lhs: [AnyHashable: Any]?, _ rhs: [AnyHashable: Any]?) -> Bool {
