@@ -90,6 +90,19 @@ enum ManagedObjectClasses {
 
     /// The entity of `model` whose class name names `type`: searched once per frozen model and
     /// class, since every `init(context:)` asks (the search names the class, ~29,000 instructions).
+    /// `register(type)`, then `entity(for: type, in: model)`: what `init(context:)` asks for every
+    /// object. A class whose entity a frozen model has cached was registered before its entity
+    /// was looked up, so then one read of the model's cache answers (registering took the
+    /// registry's lock and a set insert, ~530 instructions an object).
+    static func registeringEntity(for type: NSManagedObject.Type, in model: NSManagedObjectModel)
+        -> NSEntityDescription? {
+        if !model.isEditable, let known = model.entitiesByClass.withLock({ $0[ObjectIdentifier(type)] }) {
+            return known
+        }
+        register(type)
+        return entity(for: type, in: model)
+    }
+
     static func entity(for type: NSManagedObject.Type, in model: NSManagedObjectModel) -> NSEntityDescription? {
         guard !model.isEditable else { return searchEntity(for: type, in: model) }
         let key = ObjectIdentifier(type)

@@ -307,8 +307,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
             preconditionFailure("init(context:) needs a context with a persistent store coordinator")
         }
-        ManagedObjectClasses.register(Self.self)
-        guard let entity = ManagedObjectClasses.entity(for: Self.self, in: model) else {
+        guard let entity = ManagedObjectClasses.registeringEntity(for: Self.self, in: model) else {
             preconditionFailure("No entity of the model has managedObjectClassName \(String(reflecting: Self.self))")
         }
         self.init(entity: entity, insertInto: context)
