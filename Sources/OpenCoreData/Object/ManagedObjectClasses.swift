@@ -88,8 +88,6 @@ enum ManagedObjectClasses {
         return cleaned
     }
 
-    /// The entity of `model` whose class name names `type`: searched once per frozen model and
-    /// class, since every `init(context:)` asks (the search names the class, ~29,000 instructions).
     /// `register(type)`, then `entity(for: type, in: model)`: what `init(context:)` asks for every
     /// object. A class whose entity a frozen model has cached was registered before its entity
     /// was looked up, so then one read of the model's cache answers (registering took the
@@ -103,6 +101,8 @@ enum ManagedObjectClasses {
         return entity(for: type, in: model)
     }
 
+    /// The entity of `model` whose class name names `type`: searched once per frozen model and
+    /// class, since every `init(context:)` asks (the search names the class, ~29,000 instructions).
     static func entity(for type: NSManagedObject.Type, in model: NSManagedObjectModel) -> NSEntityDescription? {
         guard !model.isEditable else { return searchEntity(for: type, in: model) }
         let key = ObjectIdentifier(type)

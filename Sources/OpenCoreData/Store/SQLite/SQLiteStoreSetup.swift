@@ -97,7 +97,10 @@ enum SQLiteStoreSetup {
             }
             if !missing.isEmpty { problems.append("table \(table.name) lacks \(missing.joined(separator: ", "))") }
             // Rows are read by these three columns as integers: Z_PK must be the
-            // rowid (never NULL, always an integer), Z_ENT and Z_OPT integers.
+            // rowid (never NULL, always an integer), Z_ENT and Z_OPT integers. The
+            // parsed schema says whether a column is part of the primary key; an
+            // INTEGER one is the rowid unless the key has other columns, which no
+            // store Core Data writes declares (table_info's key order was no stricter).
             for name in ["Z_PK", "Z_ENT", "Z_OPT"] {
                 guard let column = SQLiteFileSchema.declaredColumn(name, of: table.name, in: db) else { continue }
                 let isKey = name == "Z_PK"
