@@ -41,7 +41,7 @@ extension NSManagedObject {
             if let relationship = property as? NSRelationshipDescription {
                 let objects = value.destinationIDs.map(context.object(with:))
                 if relationship.isToMany {
-                    result[key] = relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+                    result[key] = relationship.isOrdered ? objects.asNSOrderedSet : objects.asNSSet
                 } else if let object = objects.first {
                     result[key] = object
                 }

@@ -146,8 +146,8 @@ extension NSManagedObject {
         switch layout.kinds[slot] {
         case .attribute: return values.anyValue(at: slot)
         case .toOne: return destination(slot)
-        case .toMany: return NSSet(array: resolvedToMany(slot).objects)
-        case .orderedToMany: return NSOrderedSet(array: resolvedToMany(slot).objects)
+        case .toMany: return resolvedToMany(slot).objects.asNSSet
+        case .orderedToMany: return resolvedToMany(slot).objects.asNSOrderedSet
         case .fetched: return fetchedValue(layout.properties[slot] as! NSFetchedPropertyDescription, slot: slot)
         }
     }
