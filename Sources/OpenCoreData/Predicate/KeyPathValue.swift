@@ -32,6 +32,9 @@ enum KeyPathValue {
         guard let object = Values.normalized(object) else { return nil }
         if key == "self" || key == "SELF" { return object }
         if type(of: object) is AnyObject.Type {
+            // A managed object, the common case (sort keys, section names, predicates evaluated in
+            // memory): a class check, where the protocol casts below look conformances up.
+            if let managed = object as? NSManagedObject { return try entityValue(of: managed, key: key) }
             if let kvc = object as? KeyValueCoding { return try value(of: kvc, key: key) }
             if let dictionary = object as? NSDictionary { return Values.normalized(dictionary.object(forKey: key)) }
         } else {
@@ -61,9 +64,15 @@ enum KeyPathValue {
     /// its key checked first: KeyValueCoding stops the program on an unknown
     /// key, which here, where key paths come from predicates, is an error.
     private static func value(of object: KeyValueCoding, key: String) throws(PredicateEvaluationError) -> Any? {
-        if let entityObject = object as? EntityKeyValueCoding,
-           entityObject.keyValueEntity.propertiesByName[key] == nil {
-            let entity = entityObject.keyValueEntity.name ?? ""
+        if let entityObject = object as? EntityKeyValueCoding { return try entityValue(of: entityObject, key: key) }
+        return Values.normalized(object.value(forKey: key))
+    }
+
+    /// The value of `key` of an object whose keys are its entity's properties.
+    private static func entityValue(of object: some EntityKeyValueCoding, key: String)
+        throws(PredicateEvaluationError) -> Any? {
+        guard object.keyValueEntity.propertiesByName[key] != nil else {
+            let entity = object.keyValueEntity.name ?? ""
             throw PredicateEvaluationError(
                 "The entity \(entity) is not key value coding-compliant for the key \"\(key)\"")
         }
