@@ -107,13 +107,15 @@ import OpenCoreDataTools
     @Test func aKeyColumnThatIsNotTheRowidDoesNotFit() throws {
         let url = try Self.damaged("""
             PRAGMA writable_schema = ON;
-            UPDATE sqlite_master SET sql = replace(sql, 'Z_PK INTEGER PRIMARY KEY', 'Z_PK INTEGER') WHERE name = 'ZTHING';
+            UPDATE sqlite_master SET sql = replace(sql, 'Z_PK INTEGER PRIMARY KEY', 'Z_PK INTEGER')
+                WHERE name = 'ZTHING';
             PRAGMA writable_schema = OFF
             """)
         let opened = Self.error { _ = try Self.openWithModel(url) }
         #expect(opened?.domain == NSCocoaErrorDomain && opened?.code == NSPersistentStoreIncompatibleSchemaError,
                 "\(String(describing: opened))")
-        #expect("\(opened?.userInfo[NSLocalizedDescriptionKey] ?? "")".contains("Z_PK INTEGER, not INTEGER PRIMARY KEY"))
+        let description = "\(opened?.userInfo[NSLocalizedDescriptionKey] ?? "")"
+        #expect(description.contains("Z_PK INTEGER, not INTEGER PRIMARY KEY"), "\(description)")
     }
 
     /// S3: a row whose Z_ENT is NULL (or not an integer) is no object:
