@@ -57,12 +57,7 @@ enum ValueComparison {
     /// The order of two non-nil values, or nil when they cannot be ordered
     /// (a string and a date).
     static func order(_ a: Any, _ b: Any, options: Options = []) -> ComparisonResult? {
-        if let x = NumericValue(a), let y = NumericValue(b) { return NumericValue.compare(x, y) }
-        if let x = Values.string(a), let y = Values.string(b) {
-            return compareStrings(fold(x, options), fold(y, options))
-        }
-        if let x = Values.date(a), let y = Values.date(b) { return x.compare(y) }
-        return nil
+        ComparableValue.order(ComparableValue(a), ComparableValue(b), options: options)
     }
 
     /// Applies a comparison operator to one left value and the right value.

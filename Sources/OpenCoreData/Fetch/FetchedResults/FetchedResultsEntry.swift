@@ -6,9 +6,9 @@
 /// already holds new ones.
 final class FetchedResultsEntry {
     let object: NSManagedObject
-    var keys: [Any?] { didSet { sortKeys = keys.map(FetchedResultsSortKey.init) } }
-    /// `keys` classified for comparing (see `FetchedResultsSortKey`).
-    private(set) var sortKeys: [FetchedResultsSortKey]
+    var keys: [Any?] { didSet { sortKeys = keys.map(ComparableValue.init) } }
+    /// `keys` classified for comparing (see `ComparableValue`).
+    private(set) var sortKeys: [ComparableValue]
     var sectionName: String
     /// Breaks ties between equal sort keys: the fetch order, then the order
     /// objects joined. Object IDs can't, as they change when objects are saved.
@@ -17,7 +17,7 @@ final class FetchedResultsEntry {
     init(object: NSManagedObject, keys: [Any?], sectionName: String, sequence: Int) {
         self.object = object
         self.keys = keys
-        sortKeys = keys.map(FetchedResultsSortKey.init)
+        sortKeys = keys.map(ComparableValue.init)
         self.sectionName = sectionName
         self.sequence = sequence
     }

@@ -6,7 +6,7 @@ struct FetchedResultsOrder {
     let sectionNameKeyPath: String?
     /// For each descriptor, whether it orders by `compare:` (no comparator
     /// closure, no other selector): then classified keys can be compared
-    /// directly (`FetchedResultsSortKey`).
+    /// directly (`ComparableValue`).
     private let comparesPlainly: [Bool]
 
     init(descriptors: [NSSortDescriptor], sectionNameKeyPath: String?) {
@@ -37,7 +37,7 @@ struct FetchedResultsOrder {
             // out of its array costs as much as the comparison.
             let result: ComparisonResult
             if comparesPlainly[index],
-               let ascending = FetchedResultsSortKey.ascendingOrder(a.sortKeys[index], b.sortKeys[index]) {
+               let ascending = ComparableValue.sortOrder(a.sortKeys[index], b.sortKeys[index]) {
                 result = descriptor.ascending ? ascending : ascending.reversed
             } else {
                 result = descriptor.compareValues(a.keys[index], b.keys[index])
@@ -66,8 +66,8 @@ struct FetchedResultsOrder {
     /// Whether the sort keys `keys` place an object where `entry`'s place it.
     func sameKeys(_ keys: [Any?], as entry: FetchedResultsEntry) -> Bool {
         descriptors.indices.allSatisfy { index in
-            if comparesPlainly[index], let order = FetchedResultsSortKey.ascendingOrder(
-                FetchedResultsSortKey(keys[index]), entry.sortKeys[index]) {
+            if comparesPlainly[index], let order = ComparableValue.sortOrder(
+                ComparableValue(keys[index]), entry.sortKeys[index]) {
                 return order == .orderedSame
             }
             return descriptors[index].compareValues(keys[index], entry.keys[index]) == .orderedSame

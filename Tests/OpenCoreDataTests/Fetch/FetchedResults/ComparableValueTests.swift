@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import OpenCoreDataCore
 
-/// A controller compares classified sort keys (`FetchedResultsSortKey`)
+/// A controller compares classified sort keys (`ComparableValue`)
 /// where its descriptor orders by `compare:`; every answer must be the one
 /// `NSSortDescriptor` gives for the values themselves.
-@Suite struct FetchedResultsSortKeyTests {
+@Suite struct ComparableValueTests {
     /// Values of every kind a sort key can hold, in the types a key path
     /// read gives them (attribute values, Foundation objects, nil and NSNull).
     static var values: [Any?] { [
@@ -25,7 +25,7 @@ import Testing
         let values = Self.values
         for a in values {
             for b in values {
-                guard let order = FetchedResultsSortKey.ascendingOrder(.init(a), .init(b)) else { continue }
+                guard let order = ComparableValue.sortOrder(.init(a), .init(b)) else { continue }
                 #expect(order == descriptor.compareValues(a, b), "\(String(describing: a)) vs \(String(describing: b))")
                 compared += 1
             }
@@ -35,11 +35,11 @@ import Testing
     }
 
     @Test func kindsCompareDirectlyOnlyWithTheirOwn() {
-        #expect(FetchedResultsSortKey.ascendingOrder(.init(1), .init("1")) == nil)
-        #expect(FetchedResultsSortKey.ascendingOrder(.init(UUID()), .init(UUID())) == nil)
-        #expect(FetchedResultsSortKey.ascendingOrder(.init(NSNull()), .init(UUID())) == .orderedAscending)
-        #expect(FetchedResultsSortKey.ascendingOrder(.init(Int16(2)), .init(2.5)) == .orderedAscending)
-        #expect(FetchedResultsSortKey.ascendingOrder(.init(NSString(string: "b")), .init("a")) == .orderedDescending)
+        #expect(ComparableValue.sortOrder(.init(1), .init("1")) == nil)
+        #expect(ComparableValue.sortOrder(.init(UUID()), .init(UUID())) == nil)
+        #expect(ComparableValue.sortOrder(.init(NSNull()), .init(UUID())) == .orderedAscending)
+        #expect(ComparableValue.sortOrder(.init(Int16(2)), .init(2.5)) == .orderedAscending)
+        #expect(ComparableValue.sortOrder(.init(NSString(string: "b")), .init("a")) == .orderedDescending)
     }
 
     /// A controller over descending and ascending keys of several kinds keeps
