@@ -31,6 +31,10 @@ final class PropertySlotLayout: @unchecked Sendable {
     let toOneOrdinals: [Int]
     /// How many to-one relationships the entity has.
     let toOneCount: Int
+    /// Each attribute's type, by slot (nil for the other properties): what a
+    /// set through key-value coding checks its value against without
+    /// retaining and casting the attribute.
+    let attributeTypes: [NSAttributeType?]
     /// How many slots an object of the entity has: one per property.
     let count: Int
     private let keyTable: PropertyKeyTable
@@ -67,6 +71,7 @@ final class PropertySlotLayout: @unchecked Sendable {
         }
         toOneOrdinals = ordinals
         toOneCount = toOnes
+        attributeTypes = properties.map { ($0 as? NSAttributeDescription)?.attributeType }
         keyTable = PropertyKeyTable(properties.map(\.name), slotsByName: slotsByName)
     }
 

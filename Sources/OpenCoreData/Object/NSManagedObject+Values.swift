@@ -18,16 +18,25 @@ extension NSManagedObject {
     /// the wrong type or an unknown key stops the program.
     public func setValue(_ value: consuming Any?, forKey key: String) {
         checkContextConcurrency("setting \(entity.name ?? "").\(key)")
-        // One lookup by name gives both the slot and the property (the entity's `propertiesByName` entry);
-        // `slot(forKey:)` finds a literal key without hashing it.
+        // `slot(forKey:)` finds a literal key without hashing it; an attribute's type is the layout's, so that
+        // the usual set (an attribute, a value of its type) neither retains nor casts the attribute.
         let layout = values.layout
         let slot = layout.slot(forKey: key)
-        let property = slot.map { layout.properties[$0] } ?? property(named: key)
+        guard let slot, let type = layout.attributeTypes[slot] else {
+            setProperty(value, forKey: key, of: slot.map { layout.properties[$0] } ?? property(named: key))
+            return
+        }
+        willChangeValue(forKey: key)
+        defer { didChangeValue(forKey: key) }
+        storeChange(ValueCoercion.slotValue(value, type: type) { layout.properties[slot] as! NSAttributeDescription },
+                    slot: slot)
+    }
+
+    /// `setValue(_:forKey:)` for a property other than an attribute: a relationship, or one that can't be set.
+    private func setProperty(_ value: consuming Any?, forKey key: String, of property: NSPropertyDescription) {
         willChangeValue(forKey: key)
         defer { didChangeValue(forKey: key) }
         switch property {
-        case let attribute as NSAttributeDescription:
-            storeChange(ValueCoercion.slotValue(value, for: attribute), slot: slot ?? self.slot(key))
         case let relationship as NSRelationshipDescription where relationship.isToMany:
             replaceDestinations(of: relationship, with: destinations(value, for: relationship))
         case let relationship as NSRelationshipDescription:
@@ -97,15 +106,17 @@ extension NSManagedObject {
     public func willChangeValue(forKey key: String) {
         fireFaultIfNeeded()
         // What `changedValuesForCurrentEvent()` compares with when the change is a primitive set.
-        if eventBaseline == nil, managedObjectContext != nil { eventBaseline = values }
+        if eventBaseline == nil, hasContext { eventBaseline = values }
     }
     /// Marks the end of a change started with `willChangeValue(forKey:)`:
     /// the context records the object as changed when `key` is one of its properties.
     public func didChangeValue(forKey key: String) {
-        guard let context = managedObjectContext, !isFaultStorage else { return }
-        // After `setValue` the change is recorded already: no lookup of the key.
-        guard !context.hasRecordedChange(of: self), values.layout.slotsByName[key] != nil else { return }
-        context.objectDidChange(self)
+        guard !isFaultStorage else { return }
+        withUnretainedContext { context in
+            // After `setValue` the change is recorded already: no lookup of the key.
+            guard !context.hasRecordedChange(of: self), values.layout.slotsByName[key] != nil else { return }
+            context.objectDidChange(self)
+        }
     }
 
     /// A mutable set whose changes are changes of the to-many relationship
@@ -166,14 +177,14 @@ extension NSManagedObject {
     func destination(_ key: String) -> NSManagedObject? { destination(slot(key)) }
 
     /// Stores `value` under `key` and records the change with the context.
-    func storeChange(_ value: SlotValue, forKey key: String) { storeChange(value, slot: slot(key)) }
+    func storeChange(_ value: consuming SlotValue, forKey key: String) { storeChange(value, slot: slot(key)) }
 
     /// Stores `value` in `slot` and records the change with the context.
-    func storeChange(_ value: SlotValue, slot: Int) {
+    func storeChange(_ value: consuming SlotValue, slot: Int) {
         fireFaultIfNeeded()
         if eventBaseline == nil { eventBaseline = values }
         values[slot] = value
-        managedObjectContext?.objectDidChange(self)
+        withUnretainedContext { $0.objectDidChange(self) }
     }
 
     private func checkedDestination(_ value: Any?, for relationship: NSRelationshipDescription) -> NSManagedObject? {
@@ -197,7 +208,7 @@ extension NSManagedObject {
         if let destination = relationship.destinationEntity, !object.entity.isKindOf(entity: destination) {
             preconditionFailure("Unacceptable type of value for relationship: property = \"\(relationship.name)\"; entity = \"\(entity.name ?? "")\"; desired type = \(destination.name ?? ""); given type = \(object.entity.name ?? "").")
         }
-        if object.managedObjectContext !== managedObjectContext {
+        if !object.sharesContext(with: self) {
             preconditionFailure("Illegal attempt to establish a relationship '\(relationship.name)' of entity \(entity.name ?? "") between objects in different contexts")
         }
     }

@@ -22,13 +22,21 @@ enum ValueCoercion {
     /// most through `setValue`) goes into the slot as it came, without the
     /// copies through `Any?` that `coerce` costs.
     static func slotValue(_ value: consuming Any?, for attribute: NSAttributeDescription) -> SlotValue {
+        slotValue(value, type: attribute.attributeType) { attribute }
+    }
+
+    /// `slotValue(_:for:)` for an attribute of `type`, which `attribute`
+    /// gives only when the value needs converting: a set of a value of the
+    /// stored type neither retains nor casts the attribute.
+    static func slotValue(_ value: consuming Any?, type: NSAttributeType,
+                          attribute: () -> NSAttributeDescription) -> SlotValue {
         guard let value else { return .none }
         // One look at the value's type (~50 instructions) decides. The switch
         // by attribute type mirrors `SlotValue(attribute:)`'s by value type:
         // checking the stored type first and then calling that cost ~80
         // instructions more per set (insert-items 38,903 → 39,691).
         let given = Swift.type(of: value)
-        switch attribute.attributeType {
+        switch type {
         case .integer64AttributeType where given == Int64.self: return .int64(SlotValue.unboxed(value))
         case .integer32AttributeType where given == Int32.self: return .int32(SlotValue.unboxed(value))
         case .integer16AttributeType where given == Int16.self: return .int16(SlotValue.unboxed(value))
@@ -40,7 +48,7 @@ enum ValueCoercion {
         case .decimalAttributeType where given == Decimal.self, .binaryDataAttributeType where given == Data.self,
              .UUIDAttributeType where given == UUID.self, .URIAttributeType where given == URL.self:
             return .boxed(value)
-        default: return SlotValue(attribute: coerce(value, for: attribute))
+        default: return SlotValue(attribute: coerce(value, for: attribute()))
         }
     }
 

@@ -161,6 +161,34 @@ final class Photo: NSManagedObject {
         }
     }
 
+    /// Core Data refuses a relationship between objects of different contexts, and between an
+    /// object with a context and one without; the contexts are compared without retaining them.
+    @Test func aRelationshipAcrossContextsStopsTheProgram() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = TestStack.albumsModel()
+            let one = try TestStack.context(model), other = try TestStack.context(model)
+            TestStack.insert("Photo", into: one).setValue(TestStack.insert("Album", into: other), forKey: "album")
+        }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("Illegal attempt to establish a relationship 'album' of entity Photo "
+                                 + "between objects in different contexts"))
+        await #expect(processExitsWith: .failure) {
+            let model = TestStack.albumsModel()
+            let context = try TestStack.context(model)
+            let album = NSManagedObject(entity: try #require(model.entitiesByName["Album"]), insertInto: nil)
+            TestStack.insert("Photo", into: context).setValue(album, forKey: "album")
+        }
+        let model = TestStack.albumsModel()
+        let context = try TestStack.context(model)
+        let photo = TestStack.insert("Photo", into: context), album = TestStack.insert("Album", into: context)
+        photo.setValue(album, forKey: "album")
+        #expect(photo.value(forKey: "album") as? NSManagedObject === album)
+        let loose = NSManagedObject(entity: try #require(model.entitiesByName["Photo"]), insertInto: nil)
+        let looseAlbum = NSManagedObject(entity: try #require(model.entitiesByName["Album"]), insertInto: nil)
+        loose.setValue(looseAlbum, forKey: "album")
+        #expect(loose.value(forKey: "album") as? NSManagedObject === looseAlbum)
+    }
+
     /// An inserted object is registered before anything asks for its ID
     /// (the context makes the ID only then, `RegistryKey`): an ID asked for
     /// late finds the object, stays the same, and differs from every other

@@ -39,4 +39,34 @@ import Testing
         }
         #expect(compared >= 3)
     }
+
+    /// `setValue(_:forKey:)` checks a value against the attribute type its entity's slot layout
+    /// keeps (`PropertySlotLayout.attributeTypes`) and asks for the attribute only to convert: what
+    /// it stores is what `coerce` makes, for every attribute type and every input `coerce` accepts.
+    @Test func keyValueSetsStoreWhatCoerceMakes() {
+        let entity = NSEntityDescription(name: "Sample")
+        let attributes = Self.types.map { NSAttributeDescription(name: "value\($0.rawValue)", type: $0) }
+        entity.properties = attributes
+        let object = NSManagedObject(entity: entity, insertInto: nil)
+        var compared = 0
+        for attribute in attributes {
+            for input in Self.inputs {
+                let accepted = ValueCoercion.unwrapped(input)
+                    .map { ValueCoercion.converted($0, for: attribute) != nil } ?? true
+                guard accepted else { continue }
+                object.setValue(input, forKey: attribute.name)
+                let stored = object.value(forKey: attribute.name)
+                let expected = ValueCoercion.coerce(input, for: attribute)
+                let described = "\(attribute.name) \(String(describing: input))"
+                #expect((stored == nil) == (expected == nil), "\(described)")
+                if let stored, let expected {
+                    #expect(Swift.type(of: stored) == Swift.type(of: expected), "\(described)")
+                    #expect(ValueEquality.equal(stored, expected) || (stored as? Double)?.isNaN == true,
+                            "\(described): \(stored) against \(expected)")
+                }
+                compared += 1
+            }
+        }
+        #expect(compared >= 3 * attributes.count)
+    }
 }
