@@ -23,16 +23,18 @@ struct FormatArguments {
         }
         let value = values[next]
         next += 1
-        let described = "a value of type \(type(of: value)) (argument \(next))"
+        // Made only for an error: a type's name costs ~9k instructions.
+        let argument = next
+        func described() -> String { "a value of type \(type(of: value)) (argument \(argument))" }
         switch conversion {
         case "@":
-            if value is NSPredicate { throw fail("an expression value for '%@', not a predicate", described) }
+            if value is NSPredicate { throw fail("an expression value for '%@', not a predicate", described()) }
             // As in Foundation, an expression argument stands for itself, not for a constant holding it.
             if let expression = value as? NSExpression { return expression }
             return NSExpression(forConstantValue: FormatArguments.unwrapNull(value))
         case "K":
             guard let key = value as? String ?? (value as? NSString).map({ String($0) }) else {
-                throw fail("a key path string for '%K'", described)
+                throw fail("a key path string for '%K'", described())
             }
             // An empty key could only fail later, inside an object's key-value coding.
             guard !key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
@@ -44,23 +46,23 @@ struct FormatArguments {
             return NSExpression(forKeyPath: key)
         case "s", "S":
             guard let string = value as? String ?? (value as? NSString).map({ String($0) }) else {
-                throw fail("a string for '%\(spec)'", described)
+                throw fail("a string for '%\(spec)'", described())
             }
             return NSExpression(forConstantValue: string)
         case "c", "C":
             if let string = value as? String, string.count == 1 { return NSExpression(forConstantValue: string) }
             guard let code = NumericValue(value)?.integer, let scalar = Unicode.Scalar(UInt32(truncatingIfNeeded: code)) else {
-                throw fail("a character for '%\(spec)'", described)
+                throw fail("a character for '%\(spec)'", described())
             }
             return NSExpression(forConstantValue: String(Character(scalar)))
         case "f", "F", "e", "E", "g", "G", "a", "A":
-            guard let number = NumericValue(value) else { throw fail("a number for '%\(spec)'", described) }
+            guard let number = NumericValue(value) else { throw fail("a number for '%\(spec)'", described()) }
             return NSExpression(forConstantValue: number.double)
         case "p":
             throw fail("a conversion other than '%p' (pointers have no value on Linux)", "'%p'")
         default:  // d i o u x X D U O
             guard let number = NumericValue(value), let integer = number.integer else {
-                throw fail("an integer for '%\(spec)'", described)
+                throw fail("an integer for '%\(spec)'", described())
             }
             return NSExpression(forConstantValue: integer)
         }

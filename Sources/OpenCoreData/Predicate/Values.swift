@@ -13,8 +13,16 @@ enum Values {
         if type == Int.self || type == String.self || type == Double.self || type == Bool.self { return value }
         if type is AnyObject.Type { return type is NSNull.Type ? nil : value }
         if type == AnyHashable.self, let hashable = value as? AnyHashable { return normalized(hashable.base) }
-        if type is AnyOptional.Type, let optional = value as? AnyOptional { return normalized(optional.wrappedAny) }
+        // The metadata's kind first: a cast to the protocol of a type that does not conform to it scans every
+        // conformance the process has loaded (~120–250k instructions the first time for each type).
+        if isOptional(value), let optional = value as? AnyOptional { return normalized(optional.wrappedAny) }
         return value
+    }
+
+    /// Whether `value`'s dynamic type is an `Optional`, read from its type's metadata.
+    static func isOptional(_ value: Any) -> Bool {
+        func isOptionalType<T>(_ value: T) -> Bool { _isOptional(T.self) }
+        return _openExistential(value, do: isOptionalType)
     }
 
     /// The value as a Swift string, for `String`, `NSString` and `Substring`.

@@ -47,6 +47,9 @@ enum BinaryPropertyList {
         return bytes[start..<start + size].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 
+    /// The deepest nesting of containers read or written; deeper lists are left to Foundation.
+    static let maximumDepth = 512
+
     /// An object of a kind left to Foundation.
     private struct Unsupported: Error {}
 
@@ -59,9 +62,7 @@ enum BinaryPropertyList {
         /// The objects read so far, by index. A list may reference one object
         /// from many places; reading it again at each would take time
         /// exponential in the nesting (arrays of two references to the next).
-        var done: [Int: Any] = [:]
-
-        static let maximumDepth = 512
+        var done: [Any?]
 
         init(_ bytes: [UInt8]) throws {
             self.bytes = bytes
@@ -80,6 +81,7 @@ enum BinaryPropertyList {
             objectCount = count
             topObject = top
             tableOffset = table
+            done = Array(repeating: nil, count: count)
         }
 
         static var damaged: CocoaError { CocoaError(.propertyListReadCorrupt) }
@@ -130,6 +132,7 @@ enum BinaryPropertyList {
 
         /// Object `index`, read once.
         mutating func object(_ index: Int, depth: Int) throws -> Any {
+            guard index >= 0, index < objectCount else { throw Self.damaged }
             if let known = done[index] { return known }
             let value = try read(index, depth: depth)
             done[index] = value
@@ -215,7 +218,7 @@ enum BinaryPropertyList {
         /// Runs `body` with container `index` open: refuses a cycle, and leaves
         /// a nesting deeper than `maximumDepth` to Foundation.
         mutating func inside<T>(_ index: Int, depth: Int, _ body: (inout Reader) throws -> T) throws -> T {
-            guard depth < Self.maximumDepth else { throw Unsupported() }
+            guard depth < BinaryPropertyList.maximumDepth else { throw Unsupported() }
             guard !open.contains(index) else { throw Self.damaged }
             open.append(index)
             defer { open.removeLast() }

@@ -36,10 +36,9 @@ import Testing
         }
     }
 
-    /// Every corpus store's Z_PLIST, as Core Data wrote it on Apple devices.
-    @Test func corpusMetadataReadsAsFoundationReadsIt() throws {
-        var compared = 0
-        for url in Corpus.files(in: Corpus.stores, suffix: ".sqlite") {
+    /// Every corpus store's Z_PLIST, as Core Data wrote it on Apple devices, with the store's URL.
+    static func corpusMetadata() throws -> [(url: URL, plist: Data)] {
+        try Corpus.files(in: Corpus.stores, suffix: ".sqlite").compactMap { url in
             var configuration = Configuration()
             configuration.readonly = true
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
@@ -47,7 +46,13 @@ import Testing
                 try db.tableExists("Z_METADATA")
                     ? Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") : nil
             }
-            guard let blob else { continue }
+            return blob.map { (url, $0) }
+        }
+    }
+
+    @Test func corpusMetadataReadsAsFoundationReadsIt() throws {
+        var compared = 0
+        for (url, blob) in try Self.corpusMetadata() {
             let native = try #require(try BinaryPropertyList.decode(blob), "\(url.lastPathComponent)")
             let foundation = try PropertyListSerialization.propertyList(from: blob, format: nil)
             #expect(Self.difference(native, foundation) == nil, "\(url.lastPathComponent)")

@@ -61,7 +61,9 @@ struct FetchedResultsCache {
             }
         }
         let plist: [String: Any] = ["fingerprint": fingerprint, "stamp": stamp(), "instances": instances(), "saves": saves(), "entries": rows]
-        guard let data = try? PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0) else { return }
+        guard let data = BinaryPropertyList.encode(plist)
+                ?? (try? PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
+        else { return }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? data.write(to: file, options: .atomic)
     }

@@ -105,9 +105,16 @@ enum SQLiteConnection {
     /// in memory (and `NSPersistentStoreDescription()` points to).
     /// (Standardizing a URL costs ~28k instructions; only a path that
     /// holds `null` can standardize to `/dev/null`, as it only drops
-    /// `.` and `..` components.)
+    /// `.` and `..` components; the bytes are scanned for it, since
+    /// Foundation's `contains` costs ~14k instructions.)
     static func isInMemory(_ url: URL) -> Bool {
-        url.isFileURL && url.path.contains("null") && url.standardizedFileURL.path == "/dev/null"
+        guard url.isFileURL else { return false }
+        var lastFour: UInt32 = 0
+        for byte in url.path.utf8 {
+            lastFour = lastFour << 8 | UInt32(byte)
+            if lastFour == 0x6E75_6C6C { return url.standardizedFileURL.path == "/dev/null" } // "null"
+        }
+        return false
     }
 
     /// The pragma option as pairs, whether given as a Swift or a Foundation dictionary.

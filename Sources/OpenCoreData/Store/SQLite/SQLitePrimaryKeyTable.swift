@@ -32,8 +32,8 @@ public enum SQLitePrimaryKeyTable {
     /// column once (GRDB's authorizer costs ~12k instructions a column named);
     /// the rows are sorted here.
     public static func rows(_ db: Database, file: URL? = nil) throws -> [SQLitePrimaryKeyRow] {
-        let where_ = file.map { " (\($0.lastPathComponent))" } ?? ""
         guard SQLiteFileSchema.hasTable("Z_PRIMARYKEY", in: db) else {
+            let where_ = file.map { " (\($0.lastPathComponent))" } ?? ""
             throw NSError.coreData(NSPersistentStoreInvalidTypeError, "The store\(where_) has no Z_PRIMARYKEY table: it is not a Core Data store.",
                                    userInfo: userInfo(file))
         }
