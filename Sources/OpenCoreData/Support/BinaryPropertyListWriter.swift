@@ -11,12 +11,13 @@ extension BinaryPropertyList {
     /// rest of creating the store. This writes the bytes in two passes over
     /// the values, O(size).
     ///
-    /// Written here: strings, data, dates, Booleans, integers that fit in 64
-    /// signed bits, doubles, arrays and dictionaries with string keys (their
-    /// keys in sorted order, so equal dictionaries make equal bytes), as Swift
-    /// values or `NSNumber`s. Left to Foundation (nil): single-precision
-    /// floats and unsigned integers above `Int64.max` (Foundation writes them
-    /// in formats of their own), Foundation's other classes, non-string keys,
+    /// Written here: Swift strings, data, dates, Booleans, integers of up to
+    /// 64 bits (unsigned ones up to 32), doubles, arrays and dictionaries with
+    /// string keys (their keys in sorted order, so equal dictionaries make
+    /// equal bytes), and `NSNumber`s of those kinds. Left to Foundation (nil):
+    /// floats and unsigned integers above `Int64.max` (which it writes in
+    /// formats of their own), `UInt` and `UInt64` values, Foundation's other
+    /// classes (`NSString`, `NSArray`, `NSDecimalNumber`, …), non-string keys,
     /// and nesting deeper than `maximumDepth`.
     static func encode(_ value: Any) -> Data? {
         var writer = Writer()
@@ -41,8 +42,13 @@ extension BinaryPropertyList {
         nonisolated(unsafe) static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
 
         /// Adds `value` and what it holds; returns its index, nil for what Foundation must write.
+        ///
+        /// Types are told apart by identity and class checks before any cast: a cast that may bridge (a
+        /// dictionary to `NSNumber`, say) looks for conformances the type lacks, and the first such lookup
+        /// for a type scans every conformance loaded (~400k instructions).
         mutating func add(_ value: Any, depth: Int) -> Int? {
-            switch ObjectIdentifier(type(of: value)) {
+            let type = Swift.type(of: value)
+            switch ObjectIdentifier(type) {
             case ObjectIdentifier(String.self): return leaf { $0.append(string: value as! String) }
             case ObjectIdentifier(Data.self): return leaf { $0.append(data: value as! Data) }
             case ObjectIdentifier(Date.self):
@@ -52,10 +58,15 @@ extension BinaryPropertyList {
             case ObjectIdentifier(Int64.self): return leaf { $0.append(integer: value as! Int64) }
             case ObjectIdentifier(Int32.self): return leaf { $0.append(integer: Int64(value as! Int32)) }
             case ObjectIdentifier(Int16.self): return leaf { $0.append(integer: Int64(value as! Int16)) }
+            case ObjectIdentifier(UInt32.self): return leaf { $0.append(integer: Int64(value as! UInt32)) }
+            case ObjectIdentifier(UInt16.self): return leaf { $0.append(integer: Int64(value as! UInt16)) }
+            case ObjectIdentifier(UInt8.self): return leaf { $0.append(integer: Int64(value as! UInt8)) }
             case ObjectIdentifier(Double.self): return leaf { $0.append(real: value as! Double, marker: 0x23) }
             default: break
             }
-            if let number = value as? NSNumber { return add(number) }
+            // Of Foundation's classes, numbers (what its reader makes); strings, data, dates and
+            // collections as objects are its own business.
+            if type is AnyObject.Type { return (value as? NSNumber).flatMap { add($0) } }
             guard depth < BinaryPropertyList.maximumDepth else { return nil }
             if let dictionary = value as? [String: Any] {
                 return container { $0.add(dictionary.sorted { $0.key < $1.key }, depth: depth) }
@@ -80,12 +91,7 @@ extension BinaryPropertyList {
                     return .array(elements)
                 }
             }
-            switch value {
-            case let string as String: return leaf { $0.append(string: string) }
-            case let data as Data: return leaf { $0.append(data: data) }
-            case let date as Date: return leaf { $0.append(real: date.timeIntervalSinceReferenceDate, marker: 0x33) }
-            default: return nil
-            }
+            return nil
         }
 
         /// A number by its kind: Foundation's Boolean class, then its C type. Subclasses

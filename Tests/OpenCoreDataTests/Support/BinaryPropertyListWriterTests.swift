@@ -104,7 +104,7 @@ import Testing
         let leftToFoundation: [Any] = [
             Float(1.5), NSNumber(value: Float(1.5)), UInt64.max, NSNumber(value: UInt64.max),
             NSDecimalNumber(string: "1.25"), [1: "a"] as [AnyHashable: Any], NSNull(), URL(fileURLWithPath: "/tmp"),
-            deep,
+            NSString(string: "text"), NSArray(array: [1]), UInt64(5), UInt(5), deep,
         ]
         for value in leftToFoundation {
             #expect(BinaryPropertyList.encode(["k": value]) == nil, "\(type(of: value))")
