@@ -39,7 +39,7 @@ extension BinaryPropertyList {
 
         /// The class of Foundation's Boolean numbers (`NSNumber(value: true)`),
         /// which alone among numbers are written as Booleans.
-        nonisolated(unsafe) static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
+        static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
 
         /// Adds `value` and what it holds; returns its index, nil for what Foundation must write.
         ///
