@@ -25,6 +25,13 @@ extension BinaryPropertyList {
         return writer.finish()
     }
 
+    /// `value` as a binary property list: written by ``encode(_:)``, or by
+    /// `PropertyListSerialization` for what that leaves to Foundation (whose
+    /// errors this throws).
+    static func data(_ value: Any) throws -> Data {
+        try encode(value) ?? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)
+    }
+
     private struct Writer {
         /// One object of the list: its bytes in `leaves`, or a container's references.
         enum Object {
@@ -162,26 +169,30 @@ extension BinaryPropertyList {
             leaves.append(contentsOf: data)
         }
 
-        /// An integer as Foundation writes it: unsigned in 1, 2 or 4 bytes when
-        /// it fits, else the 8-byte signed form.
-        mutating func append(integer: Int64) {
-            let size = integer < 0 || integer > Int64(UInt32.max) ? 8 : Self.byteCount(UInt64(integer))
-            leaves.append(0x10 | UInt8(size.trailingZeroBitCount))
-            Self.appendBigEndian(UInt64(bitPattern: integer), size: size, to: &leaves)
-        }
+        mutating func append(integer: Int64) { Self.appendInteger(integer, to: &leaves) }
 
         mutating func append(real: Double, marker: UInt8) {
             leaves.append(marker)
             Self.appendBigEndian(real.bitPattern, size: 8, to: &leaves)
         }
 
+        mutating func appendMarker(_ marker: UInt8, count: Int) { Self.appendMarker(marker, count: count, to: &leaves) }
+
+        /// An integer as Foundation writes it: unsigned in 1, 2 or 4 bytes when
+        /// it fits, else the 8-byte signed form.
+        static func appendInteger(_ integer: Int64, to bytes: inout [UInt8]) {
+            let size = integer < 0 || integer > Int64(UInt32.max) ? 8 : byteCount(UInt64(integer))
+            bytes.append(0x10 | UInt8(size.trailingZeroBitCount))
+            appendBigEndian(UInt64(bitPattern: integer), size: size, to: &bytes)
+        }
+
         /// A marker with a count in its low nibble, or in the integer after it from 15 up.
-        mutating func appendMarker(_ marker: UInt8, count: Int) {
+        static func appendMarker(_ marker: UInt8, count: Int, to bytes: inout [UInt8]) {
             if count < 15 {
-                leaves.append(marker | UInt8(count))
+                bytes.append(marker | UInt8(count))
             } else {
-                leaves.append(marker | 0x0F)
-                append(integer: Int64(count))
+                bytes.append(marker | 0x0F)
+                appendInteger(Int64(count), to: &bytes)
             }
         }
 
@@ -213,9 +224,7 @@ extension BinaryPropertyList {
         /// A container's marker and count, then its lists of references.
         static func appendContainer(_ marker: UInt8, _ count: Int, _ lists: [[Int]], _ referenceSize: Int,
                                     to bytes: inout [UInt8]) {
-            var header = Writer()
-            header.appendMarker(marker, count: count)
-            bytes.append(contentsOf: header.leaves)
+            appendMarker(marker, count: count, to: &bytes)
             for list in lists {
                 for reference in list { appendBigEndian(UInt64(reference), size: referenceSize, to: &bytes) }
             }

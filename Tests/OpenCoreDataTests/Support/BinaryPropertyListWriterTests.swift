@@ -65,13 +65,14 @@ import Testing
             try Self.expectWrittenAsFoundationWritesIt(value, "count \(count)")
         }
         for count in [14, 15, 255, 256, 300] {
+            let entries = (0..<count).map { ("k\($0)", $0) }
             let value: [String: Any] = ["array": (0..<count).map { $0 },
-                                        "dictionary": Dictionary(uniqueKeysWithValues: (0..<count).map { ("k\($0)", $0) })]
+                                        "dictionary": Dictionary(uniqueKeysWithValues: entries)]
             try Self.expectWrittenAsFoundationWritesIt(value, "\(count) elements")
         }
         try Self.expectWrittenAsFoundationWritesIt(["array": (0..<70_000).map { $0 }], "70,000 elements")
-        let integers: [Any] = [0, 1, 255, 256, 65_535, 65_536, Int(UInt32.max), Int(UInt32.max) + 1, Int.max, -1, Int.min,
-                               Int32.min, Int16(-2), Int64(5)]
+        let integers: [Any] = [0, 1, 255, 256, 65_535, 65_536, Int(UInt32.max), Int(UInt32.max) + 1, Int.max, -1,
+                               Int.min, Int32.min, Int16(-2), Int64(5)]
         try Self.expectWrittenAsFoundationWritesIt(["integers": integers], "integers")
     }
 

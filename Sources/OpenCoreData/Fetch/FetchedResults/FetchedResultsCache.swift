@@ -61,9 +61,7 @@ struct FetchedResultsCache {
             }
         }
         let plist: [String: Any] = ["fingerprint": fingerprint, "stamp": stamp(), "instances": instances(), "saves": saves(), "entries": rows]
-        guard let data = BinaryPropertyList.encode(plist)
-                ?? (try? PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
-        else { return }
+        guard let data = try? BinaryPropertyList.data(plist) else { return }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? data.write(to: file, options: .atomic)
     }

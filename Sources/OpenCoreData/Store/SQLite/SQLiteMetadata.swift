@@ -76,8 +76,7 @@ enum SQLiteMetadata {
     static func write(_ metadata: [String: Any], _ db: Database) throws {
         var plist = metadata
         let uuid = plist.removeValue(forKey: uuidKey) as? String
-        let data = try BinaryPropertyList.encode(plist)
-            ?? PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        let data = try BinaryPropertyList.data(plist)
         try db.execute(sql: "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                        arguments: [uuid, data])
     }
