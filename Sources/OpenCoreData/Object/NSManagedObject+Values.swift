@@ -19,17 +19,24 @@ extension NSManagedObject {
     public func setValue(_ value: consuming Any?, forKey key: String) {
         checkContextConcurrency("setting \(entity.name ?? "").\(key)")
         // `slot(forKey:)` finds a literal key without hashing it; an attribute's type is the layout's, so that
-        // the usual set (an attribute, a value of its type) neither retains nor casts the attribute.
-        let layout = values.layout
-        let slot = layout.slot(forKey: key)
-        guard let slot, let type = layout.attributeTypes[slot] else {
-            setProperty(value, forKey: key, of: slot.map { layout.properties[$0] } ?? property(named: key))
+        // the usual set (an attribute, a value of its type) neither retains nor casts the attribute. The layout
+        // is read where it is needed rather than kept in a local, which the compiler retained across the calls
+        // (two retains and releases, ~80 instructions a set).
+        let slot = values.layout.slot(forKey: key)
+        guard let slot, let type = values.layout.attributeTypes[slot] else {
+            setProperty(value, forKey: key, of: slot.map { values.layout.properties[$0] } ?? property(named: key))
             return
         }
         willChangeValue(forKey: key)
         defer { didChangeValue(forKey: key) }
-        storeChange(ValueCoercion.slotValue(value, type: type) { layout.properties[slot] as! NSAttributeDescription },
+        // The object outlives the call: the closure need not retain it.
+        storeChange(ValueCoercion.slotValue(value, type: type) { [unowned(unsafe) self] in self.attribute(at: slot) },
                     slot: slot)
+    }
+
+    /// The attribute in `slot`, for the cold path of a set that converts its value.
+    private func attribute(at slot: Int) -> NSAttributeDescription {
+        values.layout.properties[slot] as! NSAttributeDescription
     }
 
     /// `setValue(_:forKey:)` for a property other than an attribute: a relationship, or one that can't be set.
@@ -153,13 +160,14 @@ extension NSManagedObject {
     /// The value `primitiveValue(forKey:)` returns for the property in `slot`
     /// of a loaded object: what the slot holds as its layout's kind says.
     func publicValue(at slot: Int) -> Any? {
-        let layout = values.layout
-        switch layout.kinds[slot] {
+        // The layout read where needed, not kept in a local the compiler would retain (see `setValue`).
+        switch values.layout.kinds[slot] {
         case .attribute: return values.anyValue(at: slot)
         case .toOne: return destination(slot)
         case .toMany: return resolvedToMany(slot).objects.asNSSet
         case .orderedToMany: return resolvedToMany(slot).objects.asNSOrderedSet
-        case .fetched: return fetchedValue(layout.properties[slot] as! NSFetchedPropertyDescription, slot: slot)
+        case .fetched:
+            return fetchedValue(values.layout.properties[slot] as! NSFetchedPropertyDescription, slot: slot)
         }
     }
 
@@ -183,7 +191,7 @@ extension NSManagedObject {
     func storeChange(_ value: consuming SlotValue, slot: Int) {
         fireFaultIfNeeded()
         if eventBaseline == nil { eventBaseline = values }
-        values[slot] = value
+        values[slot] = consume value
         withUnretainedContext { $0.objectDidChange(self) }
     }
 

@@ -25,6 +25,15 @@ struct AnyContainer {
             == unsafeBitCast(type, to: UnsafeRawPointer.self)
     }
 
+    /// The type the value was stored as (the container's metadata word): the value's own type for a
+    /// value type, perhaps a superclass for a class instance, `Any` for a container stored inside.
+    /// `type(of:)` asks the runtime (~50 instructions) to look through the last two.
+    @inline(__always)
+    var storedType: Any.Type {
+        unsafeBitCast(address.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self),
+                      to: Any.Type.self)
+    }
+
     /// The buffer's first bytes as `T`: the value when it was stored as `T`,
     /// the reference for a class instance; for anything else only a word to
     /// compare (a box's address). `load` copies (a string's storage is retained).

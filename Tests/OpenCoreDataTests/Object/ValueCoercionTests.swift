@@ -17,7 +17,13 @@ import Testing
         NSNumber(value: 7), NSNumber(value: 7.25), NSNumber(value: true), "seven", Date(timeIntervalSince1970: 7),
         Data([7]), UUID(uuidString: "00000000-0000-0000-0000-000000000007")!, URL(string: "https://example.com/7")!,
         Optional<Any>.some(Int64(7)) as Any, Optional<Int64>.none as Any, Int.max,
+        // Stored as another type than their own: an `Any` inside an `Any` (generic code), a
+        // class instance stored as its superclass. `slotValue` decides by the stored type.
+        erased(Int64(7) as Any), erased(Int16(7) as Any), erased("seven" as Any), erased(true as Any),
+        erased(Date(timeIntervalSince1970: 7) as Any), NSNumber(value: 7) as NSObject as Any,
     ] }
+
+    private static func erased<T>(_ value: T) -> Any { value }
 
     @Test(arguments: types)
     func slotValueIsWhatCoerceMakes(_ type: NSAttributeType) {
@@ -30,6 +36,9 @@ import Testing
             let expected = SlotValue(attribute: ValueCoercion.coerce(input, for: attribute))
             let made = ValueCoercion.slotValue(input, for: attribute)
             #expect(made.isNone == expected.isNone, "\(type.rawValue) \(String(describing: input))")
+            // Canonical form: a typed case's value never in `.value`, however it was stored in the `Any`.
+            #expect(SlotValueTests.caseName(made) == SlotValueTests.caseName(expected),
+                    "\(type.rawValue) \(String(describing: input))")
             if let value = made.any, let other = expected.any {
                 #expect(Swift.type(of: value) == Swift.type(of: other), "\(type.rawValue) \(String(describing: input))")
                 #expect(ValueEquality.equal(value, other) || (value as? Double)?.isNaN == true,
