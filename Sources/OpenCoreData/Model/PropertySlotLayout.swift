@@ -82,8 +82,8 @@ final class PropertySlotLayout: @unchecked Sendable {
         keyTable.slot(forKey: key) ?? slotsByName[key]
     }
 
-    /// The slot of `key` if `PropertyKeyTable` resolves it without hashing;
-    /// what tests check the table with.
+    /// The slot of `key` if `PropertyKeyTable` resolves it without hashing:
+    /// the part of `slot(forKey:)` that key-value access inlines.
     func tableSlot(forKey key: String) -> Int? { keyTable.slot(forKey: key) }
 
 

@@ -10,7 +10,10 @@ extension NSManagedObject {
         checkContextConcurrency("reading \(entity.name ?? "").\(key)")
         willAccessValue(forKey: key)
         defer { didAccessValue(forKey: key) }
-        return publicValue(at: slot(key))
+        let slot = slot(key)
+        // An attribute read here, one call and one move of the result fewer than through `publicValue`.
+        if values.layout.kinds[slot] == .attribute { return values.anyValue(at: slot) }
+        return publicValue(at: slot)
     }
 
     /// Sets the property `key`, recording the change and, for relationships,
@@ -173,9 +176,16 @@ extension NSManagedObject {
 
     /// The slot of the property named `key`; an unknown key stops the
     /// program with Core Data's message.
+    @inline(__always)
     func slot(_ key: String) -> Int {
-        guard let slot = values.layout.slot(forKey: key) else { return values.layout.slot(of: property(named: key)) }
-        return slot
+        values.layout.tableSlot(forKey: key) ?? slot(ofUnlistedKey: key)
+    }
+
+    /// `slot(_:)` for a key the layout's key table does not resolve: one
+    /// spelled in another representation (hashed), or no property's name
+    /// (which stops the program).
+    private func slot(ofUnlistedKey key: String) -> Int {
+        values.layout.slot(forKey: key) ?? values.layout.slot(of: property(named: key))
     }
 
     /// The destinations of the to-many relationship `key` (loaded values only).
@@ -198,7 +208,7 @@ extension NSManagedObject {
     private func checkedDestination(_ value: Any?, for relationship: NSRelationshipDescription) -> NSManagedObject? {
         // An object given as `NSManagedObject` (as code holding plain objects passes it) is read where it lies:
         // unwrapping the `Any` and casting it through the runtime cost ~600 instructions a set.
-        if let value, let object = AnyContainer.read(value, { container in
+        if let object = AnyContainer.read(optional: value, { container in
             container.isStored(as: NSManagedObject.self) ? container.load(as: NSManagedObject.self) : nil
         }) {
             checkDestination(object, for: relationship)

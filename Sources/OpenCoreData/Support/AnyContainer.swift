@@ -18,6 +18,14 @@ struct AnyContainer {
         withUnsafePointer(to: value) { body(AnyContainer(address: UnsafeRawPointer($0))) }
     }
 
+    /// `body`'s result for the container of `value`, read where it lies without unwrapping it: an
+    /// `Any?` is an `Any` whose metadata word holds an invalid address for nil, so a container found
+    /// storing a type (`isStored(as:)`) holds a value. `if let` on an `Any?` copies the value first.
+    @inline(__always)
+    static func read<Result>(optional value: borrowing Any?, _ body: (AnyContainer) -> Result) -> Result {
+        withUnsafePointer(to: value) { body(AnyContainer(address: UnsafeRawPointer($0))) }
+    }
+
     /// Whether the value was stored as `type` (the container's metadata word).
     @inline(__always)
     func isStored(as type: Any.Type) -> Bool {

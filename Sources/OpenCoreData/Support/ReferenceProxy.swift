@@ -27,8 +27,14 @@ final class ReferenceProxy<Target: AnyObject>: @unchecked Sendable {
 
 /// A weak reference to an object through its `ReferenceProxy`: nil once the
 /// object is gone, as a `weak` reference would be.
+///
+/// The proxy itself is held strongly: it never references its target
+/// strongly, so no cycle forms, and it outlives its target only as a small
+/// object whose target reads nil. A `weak` hold on the proxy made copying a
+/// reference, reading it and dropping it runtime calls through the proxy's
+/// side table (~150 instructions a read of a relationship's inverse).
 struct ProxiedWeakReference<Target: AnyObject> {
-    private weak var proxy: ReferenceProxy<Target>?
+    private let proxy: ReferenceProxy<Target>?
 
     /// A reference to the object `proxy` stands for; to nothing for nil.
     init(_ proxy: ReferenceProxy<Target>?) { self.proxy = proxy }

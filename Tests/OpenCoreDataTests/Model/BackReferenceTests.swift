@@ -7,7 +7,8 @@ import Testing
 /// `inverseRelationship`) read nil once their target is gone, as weak
 /// references do, but point at their target's `ReferenceProxy`, so that
 /// entities and relationships are never weakly referenced themselves:
-/// retaining them stays on the runtime's fast path.
+/// retaining them stays on the runtime's fast path. The proxies are held
+/// strongly, so reading a back reference takes no side table either.
 @Suite struct BackReferenceTests {
     /// The runtime's weak count of an object nothing references weakly (the
     /// object's own count); a weak reference raises it.
@@ -33,9 +34,12 @@ import Testing
         }
         for entity in model.entities {
             #expect(!Self.isWeaklyReferenced(entity), "\(entity.name ?? "") is weakly referenced")
+            // Nor their proxies: a weak hold on a proxy made every read of a back reference a side-table call.
+            #expect(!Self.isWeaklyReferenced(entity.referenceProxy), "\(entity.name ?? "")'s proxy")
             #expect(entity.properties.allSatisfy { $0.entity === entity })
             for relationship in entity.relationshipsByName.values {
                 #expect(!Self.isWeaklyReferenced(relationship), "\(relationship.name) is weakly referenced")
+                #expect(!Self.isWeaklyReferenced(relationship.referenceProxy), "\(relationship.name)'s proxy")
             }
         }
         let photos = try #require(model.entitiesByName["Album"]?.relationshipsByName["photos"])
