@@ -72,6 +72,26 @@ final class Photo: NSManagedObject {
         #expect(set.count == 300 && objects.allSatisfy(set.contains) && !set.contains(other))
     }
 
+    /// A to-one set reads an object given as `NSManagedObject` where it lies; given any other way
+    /// (as `NSObject`, in an optional, boxed by generic code, as a subclass) the cast finds it, with
+    /// the same inverse maintenance. A nil in any form clears the relationship.
+    @Test func aToOneTakesItsDestinationHoweverItIsGiven() throws {
+        func erased<T>(_ value: T) -> Any { value }
+        let context = try TestStack.context(TestStack.albumsModel(albumClass: "Album"), .sqlite)
+        let album = TestStack.insert("Album", into: context)
+        let forms: [Any?] = [album, album as NSObject, Optional(album) as Any, erased(album as Any),
+                             album as AnyObject, try #require(album as? Album)]
+        for (index, form) in forms.enumerated() {
+            let photo = TestStack.insert("Photo", into: context)
+            photo.setValue(form, forKey: "album")
+            #expect(photo.value(forKey: "album") as? NSManagedObject === album, "form \(index)")
+            #expect((album.value(forKey: "photos") as? NSSet)?.contains(photo) == true, "form \(index)")
+            photo.setValue(index.isMultiple(of: 2) ? nil : Optional<NSManagedObject>.none as Any, forKey: "album")
+            #expect(photo.value(forKey: "album") == nil, "form \(index)")
+            #expect((album.value(forKey: "photos") as? NSSet)?.contains(photo) == false, "form \(index)")
+        }
+    }
+
     @Test func lifeCycleHooks() throws {
         let context = try Self.context()
         Photo.events = []
