@@ -106,6 +106,15 @@ struct SlotValues: RandomAccessCollection, MutableCollection {
     var startIndex: Int { 0 }
     var endIndex: Int { buffer?.count ?? 0 }
 
+    /// `body`'s result for the value in `slot`, read where it lies: the
+    /// subscript's getter copies the value out (a retain of a string's or
+    /// box's storage) and the caller destroys the copy.
+    @inline(__always)
+    func withValue<Result>(at slot: Int, _ body: (borrowing SlotValue) -> Result) -> Result {
+        precondition(slot >= 0 && slot < count, "Slot out of range")
+        return body(buffer.unsafelyUnwrapped.slots[slot])
+    }
+
     subscript(slot: Int) -> SlotValue {
         get {
             precondition(slot >= 0 && slot < count, "Slot out of range")

@@ -114,8 +114,8 @@ struct SQLiteRecordWriter {
         let columns: SlotSet?
         let statement: Statement
         /// The attributes written, as positions in `entity.attributes`, with
-        /// how each one's value is bound.
-        let attributes: [(position: Int, binding: SQLiteSlotBinding)]
+        /// their slots and how each one's value is bound.
+        let attributes: [(position: Int, slot: Int, binding: SQLiteSlotBinding)]
         /// The relationships kept as a foreign key that are written, in column order.
         let foreignKeys: [(slot: Int, hasEntityColumn: Bool)]
         /// Whether a written attribute may keep its value in a file beside the store.
@@ -130,7 +130,7 @@ struct SQLiteRecordWriter {
             self.inserting = inserting
             self.columns = columns
             attributes = entity.attributeSlots.indices.filter { columns?.contains(entity.attributeSlots[$0]) ?? true }
-                .map { ($0, SQLiteSlotBinding(entity.attributes[$0].attribute)) }
+                .map { ($0, entity.attributeSlots[$0], SQLiteSlotBinding(entity.attributes[$0].attribute)) }
             var names = attributes.map { entity.attributes[$0.position].column }
             var foreignKeys: [(slot: Int, hasEntityColumn: Bool)] = []
             for ((_, storage), slot) in zip(entity.relationships, entity.relationshipSlots) {
@@ -214,13 +214,16 @@ struct SQLiteRecordWriter {
             try bind(Int64(row.entity.number))
         }
         let previous = row.inserting || !row.hasExternalStorage ? [:] : try externalColumns(of: row.entity, pk: pk)
-        for (position, binding) in row.attributes {
+        for (position, slot, binding) in row.attributes {
             index += 1
-            let slotValue = snapshot[row.entity.attributeSlots[position]]
-            if let code = binding.bindDirectly(slotValue, to: sqliteStatement, at: index) {
+            // Bound where the value lies: a copy of the slot retained and released a string's storage.
+            if let code = snapshot.values.withValue(at: slot, {
+                binding.bindDirectly($0, to: sqliteStatement, at: index)
+            }) {
                 try check(code)
                 continue
             }
+            let slotValue = snapshot[slot]
             let (attribute, column) = row.entity.attributes[position]
             let old = previous[column] ?? .null
             let value = try SQLiteValueCoding.databaseValue(slotValue.any, for: attribute) { data in
