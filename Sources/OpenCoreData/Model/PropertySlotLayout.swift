@@ -86,7 +86,6 @@ final class PropertySlotLayout: @unchecked Sendable {
     /// the part of `slot(forKey:)` that key-value access inlines.
     func tableSlot(forKey key: String) -> Int? { keyTable.slot(forKey: key) }
 
-
     /// The slot of `property`, which must be one of the entity's.
     func slot(of property: NSPropertyDescription) -> Int {
         if property.slot >= 0, property.slot < properties.count, properties[property.slot] === property {
