@@ -7,7 +7,9 @@ import Testing
 /// first asked for (issue 13 bounds a fault at 150 bytes; the ID's block is
 /// 48). What that must keep: the ID asked for later is the store's ID of the
 /// record, the context finds the same object by record and by ID before and
-/// after the ID is made, and the fault fires as any other.
+/// after the ID is made, and the fault fires as any other. A fetch that reads
+/// the records caches their rows: another context finds them by ID, and a save
+/// replaces them.
 @Suite struct LazyFaultIDTests {
     private static func faults(in context: NSManagedObjectContext) throws -> [NSManagedObject] {
         let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
@@ -62,6 +64,90 @@ import Testing
                 $0.value(forKey: "name") as? String == "renamed"
             })
             #expect(again.objectID == photo.objectID)
+        }
+    }
+
+    private static func records(in context: NSManagedObjectContext, asFaults: Bool = false) throws
+        -> [NSManagedObject] {
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+        request.returnsObjectsAsFaults = asFaults
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        return try context.fetch(request)
+    }
+
+    private static func storedIDs(_ coordinator: NSPersistentStoreCoordinator?) throws -> [NSManagedObjectID] {
+        let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        reader.persistentStoreCoordinator = coordinator
+        let request = NSFetchRequest<NSManagedObjectID>(entityName: "Photo")
+        request.resultType = .managedObjectIDResultType
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        return try reader.performAndWait { try reader.fetch(request) }
+    }
+
+    /// Loaded objects (`returnsObjectsAsFaults = false`) and the default fetch's faults, which get
+    /// the rows read with them: their values come with the fetch, and their IDs are the store's.
+    @Test(arguments: [false, true]) func aFetchThatReadsRecordsNeedsNoSecondRead(asFaults: Bool) throws {
+        let context = try TestStack.albumsWithPhotos()
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
+        let ids = try Self.storedIDs(context.persistentStoreCoordinator)
+        try context.performAndWait {
+            let photos = try Self.records(in: context, asFaults: asFaults)
+            #expect(photos.count == 30 && photos.allSatisfy { $0.isFault == asFaults })
+            let reads = store.recordQueryCount
+            #expect(photos.map { $0.value(forKey: "name") as? String } == (0..<3).flatMap { a in
+                (0..<10).map { "p\(a)-\($0)" }.sorted()
+            })
+            #expect(store.recordQueryCount == reads, "the values came with the fetch")
+            #expect(photos.map(\.objectID) == ids)
+            #expect(photos.allSatisfy { $0.objectID.persistentStore === store && !$0.objectID.isTemporaryID })
+            #expect(zip(ids, photos).allSatisfy { context.object(with: $0) === $1 })
+            #expect(zip(try Self.records(in: context), photos).allSatisfy { $0 === $1 }, "a refetch finds them")
+        }
+    }
+
+    /// Rows a fetch cached by record are the rows of the records' IDs: another context's fault,
+    /// made from an ID, fires from the cache without reading the store.
+    @Test func theRowCacheFindsAFetchedRowByID() throws {
+        let context = try TestStack.albumsWithPhotos()
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
+        let ids = try Self.storedIDs(context.persistentStoreCoordinator)
+        // Held, so that the cache keeps their rows (it drops rows no object uses).
+        let photos = try context.performAndWait { try Self.records(in: context) }
+        let other = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        other.persistentStoreCoordinator = context.persistentStoreCoordinator
+        try withExtendedLifetime(photos) {
+            try other.performAndWait {
+                let reads = store.recordQueryCount
+                let photo = other.object(with: ids[4])
+                #expect(photo.isFault && photo.value(forKey: "name") as? String == "p0-4")
+                #expect(store.recordQueryCount == reads, "the fault fired from the cached row")
+            }
+        }
+    }
+
+    /// A save of a fetched object replaces the row the fetch cached under its record: no context reads
+    /// the old values again, whether it asks by ID or fetches.
+    @Test func aSaveReplacesTheRowAFetchCached() throws {
+        let context = try TestStack.albumsWithPhotos()
+        let ids = try Self.storedIDs(context.persistentStoreCoordinator)
+        try context.performAndWait {
+            let photo = try #require(try Self.records(in: context).first)
+            photo.setValue("renamed", forKey: "name")
+            try context.save()
+        }
+        let other = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        other.persistentStoreCoordinator = context.persistentStoreCoordinator
+        try other.performAndWait {
+            #expect(other.object(with: ids[0]).value(forKey: "name") as? String == "renamed")
+            other.reset()
+            let names = try Self.records(in: other).map { $0.value(forKey: "name") as? String }
+            #expect(names.contains("renamed") && !names.contains("p0-0"))
+        }
+        try context.performAndWait {
+            context.reset()
+            let again = try Self.records(in: context, asFaults: true)
+            #expect(again.last?.value(forKey: "name") as? String == "renamed")
+            #expect(again.last?.objectID == ids[0])
         }
     }
 }
