@@ -105,8 +105,8 @@ import Testing
         }
     }
 
-    /// Rows a fetch cached by record are the rows of the records' IDs: another context's fault,
-    /// made from an ID, fires from the cache without reading the store.
+    /// The rows a fetch cached are found by the records' IDs: another context's fault, made from
+    /// an ID, fires from the cache without reading the store.
     @Test func theRowCacheFindsAFetchedRowByID() throws {
         let context = try TestStack.albumsWithPhotos()
         let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
@@ -125,8 +125,8 @@ import Testing
         }
     }
 
-    /// A save of a fetched object replaces the row the fetch cached under its record: no context reads
-    /// the old values again, whether it asks by ID or fetches.
+    /// A save of a fetched object replaces the row the fetch cached: no context reads the old values
+    /// again, whether it asks by ID or fetches.
     @Test func aSaveReplacesTheRowAFetchCached() throws {
         let context = try TestStack.albumsWithPhotos()
         let ids = try Self.storedIDs(context.persistentStoreCoordinator)
