@@ -11,11 +11,17 @@ import Testing
 /// the records caches their rows: another context finds them by ID, and a save
 /// replaces them.
 @Suite struct LazyFaultIDTests {
-    private static func faults(in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+    /// Every photo by name, fetched as `configure` sets the request up.
+    private static func photos(in context: NSManagedObjectContext,
+                               _ configure: (NSFetchRequest<NSManagedObject>) -> Void) throws -> [NSManagedObject] {
         let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
-        request.includesPropertyValues = false
         request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        configure(request)
         return try context.fetch(request)
+    }
+
+    private static func faults(in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+        try photos(in: context) { $0.includesPropertyValues = false }
     }
 
     @Test func aFetchedFaultMakesItsIDOnlyWhenAskedFor() throws {
@@ -69,10 +75,7 @@ import Testing
 
     private static func records(in context: NSManagedObjectContext, asFaults: Bool = false) throws
         -> [NSManagedObject] {
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
-        request.returnsObjectsAsFaults = asFaults
-        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
-        return try context.fetch(request)
+        try photos(in: context) { $0.returnsObjectsAsFaults = asFaults }
     }
 
     private static func storedIDs(_ coordinator: NSPersistentStoreCoordinator?) throws -> [NSManagedObjectID] {
@@ -94,9 +97,8 @@ import Testing
             let photos = try Self.records(in: context, asFaults: asFaults)
             #expect(photos.count == 30 && photos.allSatisfy { $0.isFault == asFaults })
             let reads = store.recordQueryCount
-            #expect(photos.map { $0.value(forKey: "name") as? String } == (0..<3).flatMap { a in
-                (0..<10).map { "p\(a)-\($0)" }.sorted()
-            })
+            #expect(photos.map { $0.value(forKey: "name") as? String }
+                    == (0..<3).flatMap { a in (0..<10).map { "p\(a)-\($0)" } })
             #expect(store.recordQueryCount == reads, "the values came with the fetch")
             #expect(photos.map(\.objectID) == ids)
             #expect(photos.allSatisfy { $0.objectID.persistentStore === store && !$0.objectID.isTemporaryID })
