@@ -156,14 +156,15 @@ extension NSManagedObjectContext {
                 }
             }
         }
-        // Whether the save validates `object`. A subclass may override validation: always. A plain
-        // NSManagedObject's validateForInsert()/validateForUpdate() check its entity's rules and nothing else:
-        // never without rules; and values a child's save brought, which the child's validation passed and
-        // nothing changed since, only when a rule is on a transient property (the child's transient values
-        // stayed there). The last entity's rules are remembered: a save's objects come in runs of one entity.
+        // Whether the save validates `object`. A class overriding a validation method: always. Otherwise
+        // (a plain NSManagedObject, or a class like Xcode's generated ones) validateForInsert() and
+        // validateForUpdate() check the entity's rules and nothing else: never without rules; and values a
+        // child's save brought, which the child's validation passed and nothing changed since, only when a
+        // rule is on a transient property (the child's transient values stayed there). The last entity's
+        // rules are remembered: a save's objects come in runs of one entity.
         var lastEntity: NSEntityDescription?, hasRules = true, hasTransientRules = true
         func needsValidation(_ object: NSManagedObject) -> Bool {
-            guard type(of: object) == NSManagedObject.self else { return true }
+            guard !ValidationOverrides.areCustom(type(of: object)) else { return true }
             let entity = object.entity
             if entity !== lastEntity {
                 lastEntity = entity
@@ -173,11 +174,11 @@ extension NSManagedObjectContext {
             guard hasRules else { return false }
             return object.childValidatedStamp != object.valuesStamp || hasTransientRules
         }
-        // A plain NSManagedObject's validateForDelete() checks its entity's Deny relationships and nothing
-        // else: never called for an entity without one (a cascade's thousands of deleted objects).
+        // validateForDelete(), where no class overrides validation, checks the entity's Deny relationships
+        // and nothing else: never called for an entity without one (a cascade's thousands of deleted objects).
         var lastDeletedEntity: NSEntityDescription?, deniesDeletes = true
         func needsDeleteValidation(_ object: NSManagedObject) -> Bool {
-            guard type(of: object) == NSManagedObject.self else { return true }
+            guard !ValidationOverrides.areCustom(type(of: object)) else { return true }
             let entity = object.entity
             if entity !== lastDeletedEntity {
                 lastDeletedEntity = entity

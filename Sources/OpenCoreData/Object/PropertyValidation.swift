@@ -7,11 +7,12 @@ enum PropertyValidation {
     /// check per property.
     static func validateProperties(of object: NSManagedObject) throws {
         var errors: [NSError] = []
-        // A plain NSManagedObject can't override validateValue(_:forKey:),
-        // whose check leaves the value as it is: only properties with rules
-        // can fail, and they are checked directly, without the lookup by key
-        // and the comparison with the original.
-        let isPlain = type(of: object) == NSManagedObject.self
+        // An object whose class overrides no validation method (a plain
+        // NSManagedObject, or Xcode's generated classes) gets
+        // validateValue(_:forKey:)'s own check, which leaves the value as it
+        // is: only properties with rules can fail, and they are checked
+        // directly, without the lookup by key and the comparison with the original.
+        let isPlain = !ValidationOverrides.areCustom(type(of: object))
         let entity = object.entity
         let properties = isPlain ? entity.validatedProperties : entity.properties
         // Nothing to check (a plain object of an entity without rules): no error list, no slot set.

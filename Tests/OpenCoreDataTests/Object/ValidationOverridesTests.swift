@@ -1,0 +1,144 @@
+import Testing
+@testable import OpenCoreDataCore
+
+/// Which classes a save validates property by property (`ValidationOverrides`):
+/// those overriding a validation method. The others (Xcode's generated
+/// classes) are validated as plain objects are, by the model's rules alone;
+/// the cases below show both kinds of class still get every rule Core Data
+/// applies (CDPG-VAL: a subclass customises validation by implementing
+/// `validate<Key>` or overriding `validateForInsert`/`validateForUpdate`/
+/// `validateForDelete`, calling super).
+@Suite struct ValidationOverridesTests {
+    @Test func classesOverridingNoValidationMethodAreNotCustom() {
+        #expect(!ValidationOverrides.areCustom(NSManagedObject.self))
+        #expect(!ValidationOverrides.areCustom(GeneratedNote.self))
+        #expect(!ValidationOverrides.areCustom(AwakeningNote.self))
+        #expect(!ValidationOverrides.areCustom(GenericNote<Int>.self))
+        #expect(!ValidationOverrides.areCustom(GenericNote<String>.self))
+    }
+
+    @Test func classesOverridingAnyValidationMethodAreCustom() {
+        #expect(ValidationOverrides.areCustom(KeyCheckedNote.self))
+        #expect(ValidationOverrides.areCustom(InsertCheckedNote.self))
+        #expect(ValidationOverrides.areCustom(UpdateCheckedNote.self))
+        #expect(ValidationOverrides.areCustom(DeleteCheckedNote.self))
+        // Inherited from a class in between.
+        #expect(ValidationOverrides.areCustom(InheritedCheckNote.self))
+    }
+
+    static func model(className: String) -> NSManagedObjectModel {
+        let note = NSEntityDescription(name: "Note", className: className)
+        note.properties = [
+            TestStack.attribute("title", .stringAttributeType, optional: false),
+            TestStack.attribute("words", .integer32AttributeType, rules: .init(minValueString: "0")),
+        ]
+        let model = NSManagedObjectModel()
+        model.entities = [note]
+        return model
+    }
+
+    /// A class overriding nothing still gets the model's rules, on insert and on update.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func generatedClassesGetTheModelsRules(kind: TestStack.StoreKind) throws {
+        NSManagedObject.register(GeneratedNote.self)
+        let context = try TestStack.context(Self.model(className: "GeneratedNote"), kind)
+        let note = TestStack.insert("Note", into: context, ["words": Int32(3)])
+        #expect(note is GeneratedNote)
+        let missing = try #require(throws: NSError.self) { try context.save() }
+        #expect(missing.code == NSValidationMissingMandatoryPropertyError)
+        #expect(missing.userInfo[NSValidationKeyErrorKey] as? String == "title")
+        note.setValue("Groceries", forKey: "title")
+        try context.save()
+        note.setValue(Int32(-1), forKey: "words")
+        let tooSmall = try #require(throws: NSError.self) { try context.save() }
+        #expect(tooSmall.code == NSValidationNumberTooSmallError)
+        #expect(tooSmall.userInfo[NSValidationKeyErrorKey] as? String == "words")
+    }
+
+    /// Each validation method a class overrides is called by the save, and
+    /// the override of `validateValue(_:forKey:)` is asked about every
+    /// property, rules or not.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func overridesAreCalled(kind: TestStack.StoreKind) throws {
+        let expected: [(NSManagedObject.Type, [String])] = [
+            (KeyCheckedNote.self, ["title", "words", "title", "words"]),
+            (InsertCheckedNote.self, ["insert"]), (UpdateCheckedNote.self, ["update"]),
+            (DeleteCheckedNote.self, ["delete"]), (InheritedCheckNote.self, ["insert"]),
+        ]
+        for (type, calls) in expected {
+            NSManagedObject.register(type)
+            let context = try TestStack.context(Self.model(className: String(describing: type)), kind)
+            let note = TestStack.insert("Note", into: context, ["title": "A", "words": Int32(1)])
+            #expect(Swift.type(of: note) == type)
+            try context.save()
+            note.setValue("B", forKey: "title")
+            try context.save()
+            context.delete(note)
+            try context.save()
+            #expect((note as? RecordsValidation)?.calls == calls, "\(type)")
+        }
+    }
+
+    /// An override's correction is stored: the class is validated property by property.
+    @Test func anOverridesCorrectionIsSaved() throws {
+        NSManagedObject.register(InsertCheckedNote.self)
+        let context = try TestStack.context(Self.model(className: "InsertCheckedNote"))
+        let note = TestStack.insert("Note", into: context, ["title": "A", "words": Int32(-5)])
+        let error = try #require(throws: NSError.self) { try context.save() }
+        #expect(error.code == NSValidationNumberTooSmallError)
+        NSManagedObject.register(KeyCheckedNote.self)
+        let corrected = try TestStack.context(Self.model(className: "KeyCheckedNote"))
+        let other = TestStack.insert("Note", into: corrected, ["title": "A", "words": Int32(-5)])
+        try corrected.save()
+        #expect(other.value(forKey: "words") as? Int32 == 0)
+        #expect(note.value(forKey: "words") as? Int32 == -5)
+    }
+}
+
+/// A class whose validation overrides note what they were called for.
+protocol RecordsValidation { var calls: [String] { get } }
+
+/// As Xcode generates a class: no methods of its own.
+final class GeneratedNote: NSManagedObject {}
+
+final class AwakeningNote: NSManagedObject {
+    override func awakeFromInsert() { super.awakeFromInsert() }
+}
+
+final class GenericNote<Tag>: NSManagedObject {}
+
+/// Checks every key; corrects a negative word count to 0.
+final class KeyCheckedNote: NSManagedObject, RecordsValidation {
+    var calls: [String] = []
+    override func validateValue(_ value: inout Any?, forKey key: String) throws {
+        calls.append(key)
+        if key == "words", let words = value as? Int32, words < 0 { value = Int32(0) }
+        try super.validateValue(&value, forKey: key)
+    }
+}
+
+class InsertCheckedNote: NSManagedObject, RecordsValidation {
+    var calls: [String] = []
+    override func validateForInsert() throws {
+        calls.append("insert")
+        try super.validateForInsert()
+    }
+}
+
+final class InheritedCheckNote: InsertCheckedNote {}
+
+final class UpdateCheckedNote: NSManagedObject, RecordsValidation {
+    var calls: [String] = []
+    override func validateForUpdate() throws {
+        calls.append("update")
+        try super.validateForUpdate()
+    }
+}
+
+final class DeleteCheckedNote: NSManagedObject, RecordsValidation {
+    var calls: [String] = []
+    override func validateForDelete() throws {
+        calls.append("delete")
+        try super.validateForDelete()
+    }
+}
