@@ -97,7 +97,16 @@ enum OCDWorkloads {
     /// Deletes the albums the raw and GRDB sides delete (the first tenth, by
     /// name) and lets the Cascade rule delete their photos.
     static func cascadeDelete(_ photos: Int, _ url: URL) throws {
-        let context = try OCDModels.context(OCDModels.graph, url)
+        try cascadeDelete(photos, url, model: OCDModels.graph)
+    }
+
+    /// cascade-delete with objects of their own classes.
+    static func cascadeDeleteWithClasses(_ photos: Int, _ url: URL) throws {
+        try cascadeDelete(photos, url, model: OCDModels.graphWithClasses)
+    }
+
+    private static func cascadeDelete(_ photos: Int, _ url: URL, model: NSManagedObjectModel) throws {
+        let context = try OCDModels.context(model, url)
         let albums = GraphData.albumCount(photos), doomed = max(1, albums / 10)
         try context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Album")

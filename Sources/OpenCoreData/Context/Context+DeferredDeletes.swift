@@ -66,8 +66,9 @@ extension NSManagedObjectContext {
 
     /// Whether the destinations `relationship` cascades to can be deleted as
     /// faults: a to-many whose inverse is a to-one, to an entity without
-    /// sub-entities whose objects are plain `NSManagedObject`s (no
-    /// `prepareForDeletion()` or validation of a subclass to run), whose
+    /// sub-entities whose objects' class runs no code of its own when they
+    /// are deleted (`ClassOverrides.customizeDeletion`: a plain
+    /// `NSManagedObject`, or a class like Xcode's generated ones), whose
     /// relationships are that inverse (Nullify or No Action: its destination
     /// is the owner, deleted) and others with No Action. An undo manager
     /// needs the deleted objects' values, so a context with one reads them.
@@ -75,17 +76,20 @@ extension NSManagedObjectContext {
         guard relationship.isToMany, let inverse = relationship.inverseRelationship, !inverse.isToMany,
               inverse.deleteRule == .nullifyDeleteRule || inverse.deleteRule == .noActionDeleteRule,
               let destination = relationship.destinationEntity, destination.subentities.isEmpty,
-              ManagedObjectClasses.objectClass(for: destination) == NSManagedObject.self else { return false }
+              !ClassOverrides.customizeDeletion(ManagedObjectClasses.objectClass(for: destination)) else {
+            return false
+        }
         return destination.relationshipsInNameOrder.allSatisfy { other in
             other.name == inverse.name || other.deleteRule == .noActionDeleteRule
         }
     }
 
     /// Leaves as faults the objects of `wave` that were read as `unread`
-    /// destinations and are still faults of the plain class: each owner lets
-    /// go of its deleted destinations now, and each destination's own side
-    /// waits for its fault (``finishDeferredDelete(of:)``). Returns the rest
-    /// of the wave, whose rules run as usual.
+    /// destinations and are still faults of a class that runs no code of its
+    /// own when deleted: each owner lets go of its deleted destinations now,
+    /// and each destination's own side waits for its fault
+    /// (``finishDeferredDelete(of:)``). Returns the rest of the wave, whose
+    /// rules run as usual.
     func deferDeletes(in wave: [NSManagedObject], unread: [ObjectKey: UnreadDestination]) -> [NSManagedObject] {
         var rest: [NSManagedObject] = []
         // By owner: a cascade deletes an owner's destinations one after another, so a group ends when the
@@ -97,7 +101,7 @@ extension NSManagedObjectContext {
         }
         deferredDeletes.reserveCapacity(deferredDeletes.count + wave.count)
         for object in wave {
-            guard object.isDeletedFlag, object.isFault, type(of: object) == NSManagedObject.self,
+            guard object.isDeletedFlag, object.isFault, !ClassOverrides.customizeDeletion(type(of: object)),
                   let read = unread[ObjectKey(object.objectID)] else {
                 rest.append(object)
                 continue

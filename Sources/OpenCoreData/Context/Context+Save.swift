@@ -164,7 +164,7 @@ extension NSManagedObjectContext {
         // rules are remembered: a save's objects come in runs of one entity.
         var lastEntity: NSEntityDescription?, hasRules = true, hasTransientRules = true
         func needsValidation(_ object: NSManagedObject) -> Bool {
-            guard !ValidationOverrides.areCustom(type(of: object)) else { return true }
+            guard !ClassOverrides.customizeValidation(type(of: object)) else { return true }
             let entity = object.entity
             if entity !== lastEntity {
                 lastEntity = entity
@@ -178,7 +178,7 @@ extension NSManagedObjectContext {
         // and nothing else: never called for an entity without one (a cascade's thousands of deleted objects).
         var lastDeletedEntity: NSEntityDescription?, deniesDeletes = true
         func needsDeleteValidation(_ object: NSManagedObject) -> Bool {
-            guard !ValidationOverrides.areCustom(type(of: object)) else { return true }
+            guard !ClassOverrides.customizeValidation(type(of: object)) else { return true }
             let entity = object.entity
             if entity !== lastDeletedEntity {
                 lastDeletedEntity = entity

@@ -12,7 +12,7 @@ enum PropertyValidation {
         // validateValue(_:forKey:)'s own check, which leaves the value as it
         // is: only properties with rules can fail, and they are checked
         // directly, without the lookup by key and the comparison with the original.
-        let isPlain = !ValidationOverrides.areCustom(type(of: object))
+        let isPlain = !ClassOverrides.customizeValidation(type(of: object))
         let entity = object.entity
         let properties = isPlain ? entity.validatedProperties : entity.properties
         // Nothing to check (a plain object of an entity without rules): no error list, no slot set.

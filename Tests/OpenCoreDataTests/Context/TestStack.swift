@@ -140,9 +140,10 @@ enum TestStack {
     }
 
     /// A context on a SQLite file holding 3 albums "a0"…"a2" of 10 photos
-    /// "pA-P" each, saved and reset, so that nothing of them is loaded.
-    static func albumsWithPhotos() throws -> NSManagedObjectContext {
-        let writer = try context(albumsModel(), .sqlite)
+    /// "pA-P" each (of `photoClass`, registered), saved and reset, so that
+    /// nothing of them is loaded.
+    static func albumsWithPhotos(photoClass: String? = nil) throws -> NSManagedObjectContext {
+        let writer = try context(albumsModel(photoClass: photoClass), .sqlite)
         try writer.performAndWait { () throws in
             for a in 0..<3 {
                 let album = insert("Album", into: writer, ["name": "a\(a)"])

@@ -10,9 +10,9 @@ import Testing
 /// not to-many" (coredata-behaviour.md §3.5, §3.6; Core Data Programming
 /// Guide, "Faulting and Uniquing").
 @Suite struct ToManyFaultTests {
-    /// A store with 3 albums of 10 photos, saved and let go; a new context on it.
-    private static func albums() throws -> (NSManagedObjectContext, SQLiteStore) {
-        let writer = try TestStack.albumsWithPhotos()
+    /// A store with 3 albums of 10 photos (of `photoClass`), saved and let go; a new context on it.
+    private static func albums(photoClass: String? = nil) throws -> (NSManagedObjectContext, SQLiteStore) {
+        let writer = try TestStack.albumsWithPhotos(photoClass: photoClass)
         let store = try #require(writer.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
         return (TestStack.sibling(of: writer), store)
     }
@@ -103,18 +103,24 @@ import Testing
         }
     }
 
-    /// Photos of the plain class, whose one rule of their own is their
-    /// album's Nullify, need none of their values to be deleted by the
-    /// album's Cascade (issue 13): the query that finds them reads their
-    /// versions, not their records, and they stay faults. What they show is
-    /// what running the rule at once shows: the albums hold no photos, and a
-    /// photo whose fault fires before the save has its values and no album.
-    @Test func aCascadeDeletesPlainDestinationsAsFaults() throws {
-        let (context, store) = try Self.albums()
+    /// Photos of the plain class, or of a class that runs no code of its own
+    /// when deleted (as Xcode generates them: `ClassOverrides`), whose one
+    /// rule of their own is their album's Nullify, need none of their values
+    /// to be deleted by the album's Cascade (issue 13): the query that finds
+    /// them reads their versions, not their records, and they stay faults.
+    /// What they show is what running the rule at once shows: the albums
+    /// hold no photos, and a photo whose fault fires before the save has its
+    /// values and no album.
+    @Test(arguments: [NSManagedObject.self, GeneratedPhoto.self] as [NSManagedObject.Type])
+    func aCascadeDeletesDestinationsAsFaults(photoClass: NSManagedObject.Type) throws {
+        let named = photoClass == NSManagedObject.self ? nil : String(describing: photoClass)
+        if named != nil { NSManagedObject.register(photoClass) }
+        let (context, store) = try Self.albums(photoClass: named)
         try context.performAndWait { () throws in
             let albums = try Self.deleteEveryAlbumInOneQuery(context, store)
             let photos = context.deletedObjects.filter { $0.entity.name == "Photo" }
             #expect(photos.count == 30 && photos.allSatisfy { $0.isFault && $0.isDeleted })
+            #expect(photos.allSatisfy { type(of: $0) == photoClass })
             #expect(albums.allSatisfy { ($0.value(forKey: "photos") as? NSSet)?.count == 0 })
             let fired = try #require(photos.first)
             #expect((fired.value(forKey: "name") as? String)?.hasPrefix("p") == true)
@@ -123,6 +129,31 @@ import Testing
             try context.save()
             #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
             #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Album")) == 0)
+        }
+    }
+
+    /// A class's own deletion code runs for every photo the Cascade deletes,
+    /// with the photo's values there to read: `prepareForDeletion()` is "an
+    /// opportunity to add code into the life cycle of the managed object
+    /// before deleting it", such as "custom propagation before relationships
+    /// are torn down" (NSManagedObject documentation), so each photo is still
+    /// in its album. The records come with the query that finds the photos,
+    /// and the save deletes them all.
+    @Test func aCascadeRunsTheDestinationsOwnDeletionCode() throws {
+        NSManagedObject.register(PreparedPhoto.self)
+        let (context, store) = try Self.albums(photoClass: "PreparedPhoto")
+        try context.performAndWait { () throws in
+            try Self.deleteEveryAlbumInOneQuery(context, store)
+            let photos = context.deletedObjects.compactMap { $0 as? PreparedPhoto }
+            #expect(photos.count == 30)
+            // "pA-P in aA": each photo still in its album, as before any rule ran.
+            #expect(photos.allSatisfy { photo in
+                photo.preparedFor.count == 1 && photo.preparedFor[0].wholeMatch(of: /p(\d)-\d in a\1/) != nil
+            })
+            #expect(Set(photos.flatMap(\.preparedFor)).count == 30)
+            try context.save()
+            #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
+            #expect(photos.allSatisfy { $0.preparedFor.count == 1 })
         }
     }
 
@@ -298,5 +329,18 @@ import Testing
             #expect(quake.value(forKey: "magnitude") as? Double == 6.5)
             #expect((quake.value(forKey: "countries") as? NSSet)?.count == 3)
         }
+    }
+}
+
+/// As Xcode generates a class: no methods of its own.
+final class GeneratedPhoto: NSManagedObject {}
+
+/// Notes the name and album each `prepareForDeletion()` saw.
+final class PreparedPhoto: NSManagedObject {
+    var preparedFor: [String] = []
+    override func prepareForDeletion() {
+        let album = (value(forKey: "album") as? NSManagedObject)?.value(forKey: "name") as? String
+        preparedFor.append("\(value(forKey: "name") as? String ?? "no name") in \(album ?? "no album")")
+        super.prepareForDeletion()
     }
 }

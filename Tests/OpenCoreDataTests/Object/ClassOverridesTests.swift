@@ -1,29 +1,38 @@
 import Testing
 @testable import OpenCoreDataCore
 
-/// Which classes a save validates property by property (`ValidationOverrides`):
-/// those overriding a validation method. The others (Xcode's generated
-/// classes) are validated as plain objects are, by the model's rules alone;
+/// Which classes customise validation or deletion (`ClassOverrides`): those
+/// overriding one of the methods involved. A save validates the others
+/// (Xcode's generated classes) as plain objects, by the model's rules alone;
 /// the cases below show both kinds of class still get every rule Core Data
 /// applies (CDPG-VAL: a subclass customises validation by implementing
 /// `validate<Key>` or overriding `validateForInsert`/`validateForUpdate`/
-/// `validateForDelete`, calling super).
-@Suite struct ValidationOverridesTests {
-    @Test func classesOverridingNoValidationMethodAreNotCustom() {
-        #expect(!ValidationOverrides.areCustom(NSManagedObject.self))
-        #expect(!ValidationOverrides.areCustom(GeneratedNote.self))
-        #expect(!ValidationOverrides.areCustom(AwakeningNote.self))
-        #expect(!ValidationOverrides.areCustom(GenericNote<Int>.self))
-        #expect(!ValidationOverrides.areCustom(GenericNote<String>.self))
+/// `validateForDelete`, calling super). Deleting as faults is in
+/// `ToManyFaultTests`.
+@Suite struct ClassOverridesTests {
+    @Test func classesOverridingNoneOfTheMethodsCustomizeNothing() {
+        for type in [NSManagedObject.self, GeneratedNote.self, AwakeningNote.self, GenericNote<Int>.self,
+                     GenericNote<String>.self] as [NSManagedObject.Type] {
+            #expect(!ClassOverrides.customizeValidation(type), "\(type)")
+            #expect(!ClassOverrides.customizeDeletion(type), "\(type)")
+        }
     }
 
-    @Test func classesOverridingAnyValidationMethodAreCustom() {
-        #expect(ValidationOverrides.areCustom(KeyCheckedNote.self))
-        #expect(ValidationOverrides.areCustom(InsertCheckedNote.self))
-        #expect(ValidationOverrides.areCustom(UpdateCheckedNote.self))
-        #expect(ValidationOverrides.areCustom(DeleteCheckedNote.self))
-        // Inherited from a class in between.
-        #expect(ValidationOverrides.areCustom(InheritedCheckNote.self))
+    @Test func classesOverridingAValidationMethodCustomizeValidationAndDeletion() {
+        // InheritedCheckNote inherits its override from a class in between.
+        for type in [KeyCheckedNote.self, InsertCheckedNote.self, UpdateCheckedNote.self, DeleteCheckedNote.self,
+                     InheritedCheckNote.self] as [NSManagedObject.Type] {
+            #expect(ClassOverrides.customizeValidation(type), "\(type)")
+            #expect(ClassOverrides.customizeDeletion(type), "\(type)")
+        }
+    }
+
+    @Test func classesOverridingWhatADeleteCallsCustomizeDeletionOnly() {
+        for type in [PreparingNote.self, FetchAwareNote.self, WillSaveNote.self, DidSaveNote.self]
+            as [NSManagedObject.Type] {
+            #expect(!ClassOverrides.customizeValidation(type), "\(type)")
+            #expect(ClassOverrides.customizeDeletion(type), "\(type)")
+        }
     }
 
     static func model(className: String) -> NSManagedObjectModel {
@@ -106,6 +115,22 @@ final class AwakeningNote: NSManagedObject {
 }
 
 final class GenericNote<Tag>: NSManagedObject {}
+
+final class PreparingNote: NSManagedObject {
+    override func prepareForDeletion() { super.prepareForDeletion() }
+}
+
+final class FetchAwareNote: NSManagedObject {
+    override func awakeFromFetch() { super.awakeFromFetch() }
+}
+
+final class WillSaveNote: NSManagedObject {
+    override func willSave() { super.willSave() }
+}
+
+final class DidSaveNote: NSManagedObject {
+    override func didSave() { super.didSave() }
+}
 
 /// Checks every key; corrects a negative word count to 0.
 final class KeyCheckedNote: NSManagedObject, RecordsValidation {
