@@ -88,8 +88,10 @@ import Testing
         }
     }
 
-    /// An override's correction is stored: the class is validated property by property.
-    @Test func anOverridesCorrectionIsSaved() throws {
+    /// A class overriding `validateForInsert()` gets the model's rules from
+    /// `super`; a correction an override of `validateValue(_:forKey:)` makes
+    /// is what the save stores.
+    @Test func overridesKeepTheRulesAndStoreCorrections() throws {
         NSManagedObject.register(InsertCheckedNote.self)
         let context = try TestStack.context(Self.model(className: "InsertCheckedNote"))
         let note = TestStack.insert("Note", into: context, ["title": "A", "words": Int32(-5)])
