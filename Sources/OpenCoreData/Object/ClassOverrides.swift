@@ -2,11 +2,15 @@
 /// where the context can spare work for classes that replace none.
 ///
 /// Most classes are Xcode's generated ones, which override nothing:
-/// - A save validates every object of a class overriding a validation method
-///   property by property (an override may check any key and correct any
+/// - A save validates every object of a class overriding a validation method,
+///   and property by property through `validateValue(_:forKey:)` when the
+///   class overrides that one (an override may check any key and correct any
 ///   value: ~1,100 instructions a property, and a new `NSSet` for each
 ///   to-many). Objects of other classes are validated as plain
-///   `NSManagedObject`s: the model's rules only, and not at all without any.
+///   `NSManagedObject`s: the model's rules only, and not at all without any;
+///   a class overriding only `validateForInsert()`, `validateForUpdate()` or
+///   `validateForDelete()` (Apple's place for checks across properties) gets
+///   the model's rules from `super` the same way.
 /// - A cascade deletes its destinations as faults, without reading their
 ///   records, when nothing of theirs needs their values; an override of
 ///   `prepareForDeletion()`, `awakeFromFetch()`, `willSave()`, `didSave()` or
@@ -27,14 +31,20 @@ enum ClassOverrides {
     /// `validateValue(_:forKey:)`, `validateForInsert()`, `validateForUpdate()`
     /// or `validateForDelete()`. Reads four words of each class's metadata.
     static func customizeValidation(_ type: NSManagedObject.Type) -> Bool {
-        overrides(validationEntries, in: type)
+        overrides(valueValidationEntries, in: type) || overrides(objectValidationEntries, in: type)
+    }
+
+    /// Whether `type` (or a superclass below `NSManagedObject`) overrides
+    /// `validateValue(_:forKey:)`, Core Data's `validate<Key>` hook here.
+    static func customizeValueValidation(_ type: NSManagedObject.Type) -> Bool {
+        overrides(valueValidationEntries, in: type)
     }
 
     /// Whether deleting an object of `type` may run code of its class: an
     /// override of a validation method, `prepareForDeletion()`,
     /// `awakeFromFetch()`, `willSave()` or `didSave()`.
     static func customizeDeletion(_ type: NSManagedObject.Type) -> Bool {
-        overrides(validationEntries, in: type) || overrides(deletionEntries, in: type)
+        customizeValidation(type) || overrides(deletionEntries, in: type)
     }
 
     private static func overrides(_ entries: [Int]?, in type: NSManagedObject.Type) -> Bool {
@@ -46,7 +56,8 @@ enum ClassOverrides {
         }
     }
 
-    private static let validationEntries = entries(overriddenBy: ValidationProbe.self, methods: 4)
+    private static let valueValidationEntries = entries(overriddenBy: ValueValidationProbe.self, methods: 1)
+    private static let objectValidationEntries = entries(overriddenBy: ObjectValidationProbe.self, methods: 3)
     private static let deletionEntries = entries(overriddenBy: DeletionProbe.self, methods: 4)
 
     /// The byte offsets, from the metadata's address point, of the vtable
@@ -89,11 +100,16 @@ enum ClassOverrides {
     }
 }
 
-/// Overrides the four validation methods and nothing else (see `ClassOverrides`); never instantiated.
-private final class ValidationProbe: NSManagedObject {
+/// Overrides `validateValue(_:forKey:)` and nothing else (see `ClassOverrides`); never instantiated.
+private final class ValueValidationProbe: NSManagedObject {
     override func validateValue(_ value: inout Any?, forKey key: String) throws {
         try super.validateValue(&value, forKey: key)
     }
+}
+
+/// Overrides the three whole-object validation methods and nothing else (see `ClassOverrides`); never
+/// instantiated.
+private final class ObjectValidationProbe: NSManagedObject {
     override func validateForInsert() throws { try super.validateForInsert() }
     override func validateForUpdate() throws { try super.validateForUpdate() }
     override func validateForDelete() throws { try super.validateForDelete() }

@@ -427,8 +427,8 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Data finds as `validate<Key>` methods; an override may also replace
     /// `value` with a corrected one, which the save then stores.
     open func validateValue(_ value: inout Any?, forKey key: String) throws {
-        // A property without rules passes whatever its value: the save of a class overriding validation
-        // asks this for every property, and most have none (the check cost ~950 instructions a property).
+        // A property without rules passes whatever its value: the save of a class overriding this method
+        // asks it for every property, and most have none (the check cost ~950 instructions a property).
         if let slot = values.layout.slot(forKey: key), !entity.validatedSlots.contains(slot) { return }
         try PropertyValidation.check(value, forKey: key, of: self)
     }

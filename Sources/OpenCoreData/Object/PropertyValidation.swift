@@ -7,12 +7,13 @@ enum PropertyValidation {
     /// check per property.
     static func validateProperties(of object: NSManagedObject) throws {
         var errors: [NSError] = []
-        // An object whose class overrides no validation method (a plain
-        // NSManagedObject, or Xcode's generated classes) gets
-        // validateValue(_:forKey:)'s own check, which leaves the value as it
-        // is: only properties with rules can fail, and they are checked
-        // directly, without the lookup by key and the comparison with the original.
-        let isPlain = !ClassOverrides.customizeValidation(type(of: object))
+        // An object whose class does not override validateValue(_:forKey:)
+        // (a plain NSManagedObject, Xcode's generated classes, a class with
+        // checks across properties in validateForUpdate()) gets its own
+        // check, which leaves the value as it is: only properties with rules
+        // can fail, and they are checked directly, without the lookup by key
+        // and the comparison with the original.
+        let isPlain = !ClassOverrides.customizeValueValidation(type(of: object))
         let entity = object.entity
         let properties = isPlain ? entity.validatedProperties : entity.properties
         // Nothing to check (a plain object of an entity without rules): no error list, no slot set.

@@ -14,6 +14,7 @@ import Testing
         for type in [NSManagedObject.self, GeneratedNote.self, AwakeningNote.self, GenericNote<Int>.self,
                      GenericNote<String>.self] as [NSManagedObject.Type] {
             #expect(!ClassOverrides.customizeValidation(type), "\(type)")
+            #expect(!ClassOverrides.customizeValueValidation(type), "\(type)")
             #expect(!ClassOverrides.customizeDeletion(type), "\(type)")
         }
     }
@@ -24,6 +25,8 @@ import Testing
                      InheritedCheckNote.self] as [NSManagedObject.Type] {
             #expect(ClassOverrides.customizeValidation(type), "\(type)")
             #expect(ClassOverrides.customizeDeletion(type), "\(type)")
+            // Only an override of validateValue(_:forKey:) is asked about each property.
+            #expect(ClassOverrides.customizeValueValidation(type) == (type == KeyCheckedNote.self), "\(type)")
         }
     }
 
@@ -31,6 +34,7 @@ import Testing
         for type in [PreparingNote.self, FetchAwareNote.self, WillSaveNote.self, DidSaveNote.self]
             as [NSManagedObject.Type] {
             #expect(!ClassOverrides.customizeValidation(type), "\(type)")
+            #expect(!ClassOverrides.customizeValueValidation(type), "\(type)")
             #expect(ClassOverrides.customizeDeletion(type), "\(type)")
         }
     }
