@@ -78,9 +78,9 @@ import Testing
         try photos(in: context) { $0.returnsObjectsAsFaults = asFaults }
     }
 
-    private static func storedIDs(_ coordinator: NSPersistentStoreCoordinator?) throws -> [NSManagedObjectID] {
-        let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        reader.persistentStoreCoordinator = coordinator
+    /// The photos' IDs by name, read by another context on the same coordinator.
+    private static func storedIDs(_ context: NSManagedObjectContext) throws -> [NSManagedObjectID] {
+        let reader = TestStack.sibling(of: context)
         let request = NSFetchRequest<NSManagedObjectID>(entityName: "Photo")
         request.resultType = .managedObjectIDResultType
         request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
@@ -92,7 +92,7 @@ import Testing
     @Test(arguments: [false, true]) func aFetchThatReadsRecordsNeedsNoSecondRead(asFaults: Bool) throws {
         let context = try TestStack.albumsWithPhotos()
         let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
-        let ids = try Self.storedIDs(context.persistentStoreCoordinator)
+        let ids = try Self.storedIDs(context)
         try context.performAndWait {
             let photos = try Self.records(in: context, asFaults: asFaults)
             #expect(photos.count == 30 && photos.allSatisfy { $0.isFault == asFaults })
@@ -112,11 +112,10 @@ import Testing
     @Test func theRowCacheFindsAFetchedRowByID() throws {
         let context = try TestStack.albumsWithPhotos()
         let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
-        let ids = try Self.storedIDs(context.persistentStoreCoordinator)
+        let ids = try Self.storedIDs(context)
         // Held, so that the cache keeps their rows (it drops rows no object uses).
         let photos = try context.performAndWait { try Self.records(in: context) }
-        let other = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        other.persistentStoreCoordinator = context.persistentStoreCoordinator
+        let other = TestStack.sibling(of: context)
         try withExtendedLifetime(photos) {
             try other.performAndWait {
                 let reads = store.recordQueryCount
@@ -131,14 +130,13 @@ import Testing
     /// again, whether it asks by ID or fetches.
     @Test func aSaveReplacesTheRowAFetchCached() throws {
         let context = try TestStack.albumsWithPhotos()
-        let ids = try Self.storedIDs(context.persistentStoreCoordinator)
+        let ids = try Self.storedIDs(context)
         try context.performAndWait {
             let photo = try #require(try Self.records(in: context).first)
             photo.setValue("renamed", forKey: "name")
             try context.save()
         }
-        let other = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        other.persistentStoreCoordinator = context.persistentStoreCoordinator
+        let other = TestStack.sibling(of: context)
         try other.performAndWait {
             #expect(other.object(with: ids[0]).value(forKey: "name") as? String == "renamed")
             other.reset()
