@@ -171,3 +171,44 @@ extension SQLiteRecordSortTests {
         #expect(fetched == bySQL && fetched.count == 50)
     }
 }
+
+extension SQLiteRecordSortTests {
+    /// A fetch sorted by SQL reads its records from `SELECT t0.*` alone,
+    /// finding `Z_PK` and `Z_ENT` by name (the key and entity named again
+    /// made SQLite's sorter compare rows its slow way): a file whose table
+    /// has its columns in another order reads the same objects and values.
+    @Test func sortBySQLFindsKeyAndEntityByName() throws {
+        let (context, store) = try Self.store(count: 80, seed: 17)
+        let descriptors = [NSSortDescriptor(key: "name", ascending: true),
+                           NSSortDescriptor(key: "big", ascending: false)]
+        func fetched(in context: NSManagedObjectContext) throws -> [[String]] {
+            try context.performAndWait {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
+                request.sortDescriptors = descriptors
+                request.returnsObjectsAsFaults = false
+                request.fetchLimit = 10_000  // a window: sorted by SQL
+                return try context.fetch(request).map { object in
+                    [object.objectID.uriRepresentation().absoluteString, object.entity.name ?? ""]
+                        + Self.keys().map { "\(object.value(forKey: $0) ?? "nil")" }
+                }
+            }
+        }
+        let before = try fetched(in: context)
+        let url = try #require(store.url)
+        try DatabaseQueue(path: url.path).write { db in
+            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('ZITEM')")
+            #expect(Array(columns.prefix(2)) == ["Z_PK", "Z_ENT"])
+            let types = try String.fetchAll(db, sql: "SELECT type FROM pragma_table_info('ZITEM')")
+            let reversed = zip(columns, types).reversed()
+                .map { $0 == "Z_PK" ? "Z_PK INTEGER PRIMARY KEY" : "\($0) \($1)" }
+            try db.execute(sql: "CREATE TABLE ZITEM_REVERSED (\(reversed.joined(separator: ", ")))")
+            let list = columns.joined(separator: ", ")
+            try db.execute(sql: "INSERT INTO ZITEM_REVERSED (\(list)) SELECT \(list) FROM ZITEM")
+            try db.execute(sql: "DROP TABLE ZITEM")
+            try db.execute(sql: "ALTER TABLE ZITEM_REVERSED RENAME TO ZITEM")
+        }
+        let after = try fetched(in: TestStack.reader(of: context))
+        #expect(after.count == 80)
+        #expect(after == before)
+    }
+}

@@ -48,8 +48,15 @@ struct SQLiteFetchExecution {
 
         /// The SQL with the rows' columns when `prefetching`, and where each
         /// checked sort term is read.
+        ///
+        /// Prefetching selects `t0.*` alone, which holds `Z_PK` and `Z_ENT`:
+        /// naming them again made every row of an ORDER BY two fields longer,
+        /// and SQLite's sorter compares keys with its fast text and integer
+        /// comparators only while a row has fewer than 13 fields (key terms,
+        /// columns and one), else through its general record comparison:
+        /// ~3,500 instructions a photo at 100k (fetch-graph 18,965 → 15,403).
         func select(prefetching: Bool) -> (sql: String, checked: [(column: CheckedColumn, ascending: Bool)]) {
-            var columns = prefetching ? ", t0.*" : ""
+            var columns = prefetching ? "SELECT t0.*" : SQLiteFetchExecution.selectIDs
             var checked: [(column: CheckedColumn, ascending: Bool)] = []
             var added = 0
             for term in checkedTerms {
@@ -61,8 +68,7 @@ struct SQLiteFetchExecution {
                     added += 1
                 }
             }
-            return (SQLiteFetchExecution.selectIDs + columns + sql.dropFirst(SQLiteFetchExecution.selectIDs.count),
-                    checked)
+            return (columns + sql.dropFirst(SQLiteFetchExecution.selectIDs.count), checked)
         }
         var inMemory: Bool { !residual.isEmpty || sortsInMemory }
     }
@@ -141,12 +147,19 @@ struct SQLiteFetchExecution {
                 return nil
             }
             var check = checkedKeys.isEmpty ? nil : SQLiteBytewiseOrderCheck(keys: checkedKeys)
+            // Where `t0.*` put the key and the entity; first in the other SELECTs.
+            guard let pkPosition = prefetches ? layout.position(of: "Z_PK") : 0,
+                  let entityPosition = prefetches ? layout.position(of: "Z_ENT") : 1 else {
+                throw NSError.coreData(NSPersistentStoreOperationError,
+                                       "The table \(entity.table) has no Z_PK or Z_ENT column.")
+            }
             while try rows.next() != nil {
                 if check?.rowKeepsOrder(statement.sqliteStatement) == false {
                     disordered = true
                     return nil
                 }
-                guard let pk = columns.integer(0), let number = columns.integer(1).flatMap({ Int(exactly: $0) }),
+                guard let pk = columns.integer(pkPosition),
+                      let number = columns.integer(entityPosition).flatMap({ Int(exactly: $0) }),
                       fetched.contains(number) else { continue }
                 if prefetches {
                     guard let family = keys.family(of: number),
