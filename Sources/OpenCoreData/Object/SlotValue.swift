@@ -161,6 +161,14 @@ enum SlotValue {
         return false
     }
 
+    /// Whether the value holds no reference: destroying it does nothing.
+    var holdsNoReference: Bool {
+        switch self {
+        case .none, .int64, .int32, .int16, .bool, .double, .float, .date, .unread: true
+        case .string, .value, .object, .id, .objects, .ids: false
+        }
+    }
+
     /// Whether the value is a to-many relationship not read yet.
     var isUnread: Bool {
         if case .unread = self { return true }
