@@ -28,6 +28,12 @@ struct FormatValuesTests {
         #expect(NSPredicate(format: "a == %@", argumentArray: [none]).evaluate(with: ["b": 1]))
         #expect(!NSPredicate(format: "a == %@", argumentArray: [none]).evaluate(with: ["a": 1]))
         #expect(NSPredicate(format: "a IN %@", argumentArray: [Optional([1, 2]) as Any]).evaluate(with: ["a": 2]))
+        // An expression or a predicate in an optional is one all the same: the expression stands for
+        // itself, the predicate is refused (an expression value was expected).
+        let expression: Any = Optional(NSExpression(forKeyPath: "a")) as Any
+        #expect(NSPredicate(format: "%@ == 5", argumentArray: [expression]).predicateFormat == "a == 5")
+        let predicate: Any = Optional(NSPredicate(format: "TRUEPREDICATE")) as Any
+        #expect(throws: PredicateSyntaxError.self) { try NSPredicate.parse("a == %@", arguments: [predicate]) }
 
         #expect(Values.isOptional(five) && Values.isOptional(none))
         #expect(!Values.isOptional(5) && !Values.isOptional([1, 2]) && !Values.isOptional(NSNull()))
