@@ -116,8 +116,8 @@ import Testing
         // Held, so that the cache keeps their rows (it drops rows no object uses).
         let photos = try context.performAndWait { try Self.records(in: context) }
         let other = TestStack.sibling(of: context)
-        try withExtendedLifetime(photos) {
-            try other.performAndWait {
+        withExtendedLifetime(photos) {
+            other.performAndWait {
                 let reads = store.recordQueryCount
                 let photo = other.object(with: ids[4])
                 #expect(photo.isFault && photo.value(forKey: "name") as? String == "p0-4")
