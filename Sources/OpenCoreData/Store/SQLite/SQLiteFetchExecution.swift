@@ -147,7 +147,8 @@ struct SQLiteFetchExecution {
                 return nil
             }
             var check = checkedKeys.isEmpty ? nil : SQLiteBytewiseOrderCheck(keys: checkedKeys)
-            // Where `t0.*` put the key and the entity; first in the other SELECTs.
+            // Where `t0.*` put the key and the entity; first in the other SELECTs. (Opening the store
+            // refuses a table without them, so the error is a second line of defence.)
             guard let pkPosition = prefetches ? layout.position(of: "Z_PK") : 0,
                   let entityPosition = prefetches ? layout.position(of: "Z_ENT") : 1 else {
                 throw NSError.coreData(NSPersistentStoreOperationError,
