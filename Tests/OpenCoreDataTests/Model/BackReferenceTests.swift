@@ -19,7 +19,7 @@ import Testing
     @Test func theWeakCountSeesAWeakReference() {
         let object = NSObject()
         #expect(!Self.isWeaklyReferenced(object))
-        weak var reference = object
+        weak let reference = object
         #expect(Self.isWeaklyReferenced(object) && reference != nil)
     }
 

@@ -66,7 +66,8 @@ import Testing
             let photo = try Self.firstPhoto(in: other)
             let request = NSFetchRequest<NSManagedObject>(entityName: "Album")
             request.predicate = NSPredicate(format: "name == %@", "a2")
-            photo.setValue(try #require(try other.fetch(request).first), forKey: "album")
+            let album = try #require(try other.fetch(request).first)
+            photo.setValue(album, forKey: "album")
             let recorder = NotificationRecorder([.NSManagedObjectContextDidSave], object: other)
             try other.save()
             return try #require(recorder.notes.first)
@@ -90,7 +91,7 @@ import Testing
         let albums = (0..<5).map { _ in TestStack.insert("Album", into: context) }
         let typed = try #require(albums[1] as? Album)
         let givens: [Any?] = [albums[0], typed, albums[2] as AnyObject, Optional(albums[3]),
-                              Optional(Optional(albums[4]))]
+                              Optional(Optional(albums[4]) as Any)]
         for (given, album) in zip(givens, albums) {
             photo.setValue(given, forKey: "album")
             #expect(photo.value(forKey: "album") as? NSManagedObject === album)
