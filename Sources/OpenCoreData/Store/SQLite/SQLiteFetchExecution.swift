@@ -56,19 +56,19 @@ struct SQLiteFetchExecution {
         /// columns and one), else through its general record comparison:
         /// ~3,500 instructions a photo at 100k (fetch-graph 18,965 → 15,403).
         func select(prefetching: Bool) -> (sql: String, checked: [(column: CheckedColumn, ascending: Bool)]) {
-            var columns = prefetching ? "SELECT t0.*" : SQLiteFetchExecution.selectIDs
+            var head = prefetching ? "SELECT t0.*" : SQLiteFetchExecution.selectIDs
             var checked: [(column: CheckedColumn, ascending: Bool)] = []
             var added = 0
             for term in checkedTerms {
                 if prefetching, let column = term.tableColumn {
                     checked.append((.table(column), term.ascending))
                 } else {
-                    columns += ", " + term.expression
+                    head += ", " + term.expression
                     checked.append((.added(added), term.ascending))
                     added += 1
                 }
             }
-            return (columns + sql.dropFirst(SQLiteFetchExecution.selectIDs.count), checked)
+            return (head + sql.dropFirst(SQLiteFetchExecution.selectIDs.count), checked)
         }
         var inMemory: Bool { !residual.isEmpty || sortsInMemory }
     }
