@@ -53,6 +53,41 @@ import Testing
         }
     }
 
+    /// One save alternating between two sets of changed columns of one
+    /// entity, with an insert of it between them: each row goes through the
+    /// statement of its own columns, found again after the others were used.
+    @Test func alternatingColumnSetsInOneSaveEachWriteTheirOwnColumns() throws {
+        let context = try TestStack.albumsWithPhotos()
+        try context.performAndWait { () throws in
+            let names = ["p0-1", "p0-2", "p0-3", "p0-4"]
+            for name in names {
+                try Self.execute("UPDATE ZPHOTO SET ZPATH = 'outside', ZINDEX = 99 WHERE ZNAME = '\(name)'",
+                                 in: context)
+            }
+            let photos = try names.map { try Self.photo($0, in: context) }
+            for (position, photo) in photos.enumerated() {
+                if position.isMultiple(of: 2) {
+                    photo.setValue("path \(position)", forKey: "path")
+                } else {
+                    photo.setValue(Int16(position), forKey: "index")
+                }
+                if position == 1 {
+                    let added = NSEntityDescription.insertNewObject(forEntityName: "Photo", into: context)
+                    added.setValue("added", forKey: "name")
+                    added.setValue(photo.value(forKey: "album"), forKey: "album")
+                }
+            }
+            try context.save()
+            for (position, name) in names.enumerated() {
+                let path = try Self.column("SELECT ZPATH FROM ZPHOTO WHERE ZNAME = '\(name)'", in: context)
+                let index = try Self.column("SELECT ZINDEX FROM ZPHOTO WHERE ZNAME = '\(name)'", in: context)
+                #expect(path == (position.isMultiple(of: 2) ? "path \(position)" : "outside"), "\(name)")
+                #expect(index == (position.isMultiple(of: 2) ? "99" : "\(position)"), "\(name)")
+            }
+            #expect(try Self.column("SELECT COUNT(*) FROM ZPHOTO WHERE ZNAME = 'added'", in: context) == "1")
+        }
+    }
+
     @Test func aChangedToOneIsWrittenAndAReadOneIsLeftAlone() throws {
         let context = try TestStack.albumsWithPhotos()
         try context.performAndWait { () throws in

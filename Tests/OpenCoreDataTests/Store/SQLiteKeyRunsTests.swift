@@ -12,12 +12,13 @@ import Testing
         let given = Set(keys)
         var covered: [Int64] = runs.scattered
         for range in runs.ranges {
-            #expect(range.count >= SQLiteKeyRuns.minimumRunLength, "\(range)", sourceLocation: sourceLocation)
+            #expect(range.upperBound - range.lowerBound + 1 >= SQLiteKeyRuns.minimumRunLength, "\(range)",
+                    sourceLocation: sourceLocation)
             #expect(range.lowerBound == .min || !given.contains(range.lowerBound - 1), "\(range) not maximal",
                     sourceLocation: sourceLocation)
             #expect(range.upperBound == .max || !given.contains(range.upperBound + 1), "\(range) not maximal",
                     sourceLocation: sourceLocation)
-            covered += Array(range)
+            covered += Array(range.lowerBound...range.upperBound)
         }
         #expect(covered.count == keys.count && Set(covered) == given, sourceLocation: sourceLocation)
         #expect(zip(runs.ranges, runs.ranges.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound },
@@ -36,7 +37,8 @@ import Testing
         Self.check([4, 3, 2, 1])
         Self.check([1, 2, 3, 4, 6, 7, 8, 9, 10, 12])
         Self.check([.max - 3, .max - 2, .max - 1, .max, .min, .min + 1, .min + 2, .min + 3, -1, 0, 1, 2])
-        #expect(SQLiteKeyRuns([10, 1, 2, 3, 4, 12, 11, 13]).ranges == [1...4, 10...13])
+        #expect(SQLiteKeyRuns([10, 1, 2, 3, 4, 12, 11, 13]).ranges.map { $0.lowerBound...$0.upperBound }
+                == [1...4, 10...13])
         #expect(SQLiteKeyRuns([10, 1, 2, 3, 4, 12, 11, 13]).scattered.isEmpty)
         #expect(SQLiteKeyRuns([5, 1, 2, 3]).scattered == [1, 2, 3, 5])
     }

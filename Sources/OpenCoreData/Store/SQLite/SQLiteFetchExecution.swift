@@ -68,7 +68,8 @@ struct SQLiteFetchExecution {
                     added += 1
                 }
             }
-            return (head + sql.dropFirst(SQLiteFetchExecution.selectIDs.count), checked)
+            // A String, not the Substring: `+` with one runs generic code that looks up conformances.
+            return (head + String(sql.dropFirst(SQLiteFetchExecution.selectIDs.count)), checked)
         }
         var inMemory: Bool { !residual.isEmpty || sortsInMemory }
     }
@@ -85,7 +86,9 @@ struct SQLiteFetchExecution {
         guard !plan.inMemory else { return try run().ids.count }
         let sql = plan.windowed ? "SELECT COUNT(*) FROM (\(plan.sql))" : "SELECT COUNT(*)\(plan.selection)"
         return try store.readOneQuery { db in
-            try Int.fetchOne(db.makeStatement(sql: sql), arguments: StatementArguments(plan.arguments)) ?? 0
+            let statement = try db.makeStatement(sql: sql)
+            try statement.bind(plan.arguments)
+            return try Int.fetchOne(statement) ?? 0
         }
     }
 
@@ -131,7 +134,8 @@ struct SQLiteFetchExecution {
                       let reads = layout.reads(of: entity.description, in: store.mapping),
                       recordSort.locateColumns(in: reads) else { return nil }
             }
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
+            try statement.bind(plan.arguments)
+            let rows = try Row.fetchCursor(statement)
             let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
             let added = checked.count(where: { if case .added = $0.column { true } else { false } })
             let firstAdded = statement.columnCount - added

@@ -14,8 +14,19 @@ struct SQLiteKeyRuns {
     /// more as statements (a step, a reset, three bindings) than as list entries.
     static let minimumRunLength = 4
 
+    /// Keys `lowerBound` through `upperBound`, both included.
+    ///
+    /// Not a `ClosedRange<Int64>`: an array of those is a generic type whose
+    /// declaration requires `Comparable`, and a process's first such array
+    /// looks the conformance up, scanning every conformance record loaded
+    /// (~300,000 instructions).
+    struct KeyRange {
+        let lowerBound: Int64
+        let upperBound: Int64
+    }
+
     /// The runs of at least ``minimumRunLength`` consecutive keys, ascending.
-    private(set) var ranges: [ClosedRange<Int64>] = []
+    private(set) var ranges: [KeyRange] = []
     /// The other keys, ascending.
     private(set) var scattered: [Int64] = []
 
@@ -28,7 +39,7 @@ struct SQLiteKeyRuns {
             var end = start
             while end + 1 < sorted.count, sorted[end] != .max, sorted[end + 1] == sorted[end] + 1 { end += 1 }
             if end - start + 1 >= Self.minimumRunLength {
-                ranges.append(sorted[start]...sorted[end])
+                ranges.append(KeyRange(lowerBound: sorted[start], upperBound: sorted[end]))
             } else {
                 scattered.append(contentsOf: sorted[start...end])
             }

@@ -102,12 +102,6 @@ struct SQLiteRecordWriter {
     /// A class: handing a struct out of the cache per row copied (retained)
     /// every table of the entity's mapping.
     final class RowStatement {
-        /// Statements are kept per entity, and for updates per set of changed columns.
-        struct Key: Hashable {
-            let entity: ObjectIdentifier
-            let updatedColumns: SlotSet?
-        }
-
         let entity: SQLiteMapping.Entity
         let inserting: Bool
         /// The columns an UPDATE writes (nil for an INSERT: all of them).
@@ -165,14 +159,20 @@ struct SQLiteRecordWriter {
     /// One save's row statements, and the last one used: consecutive records
     /// are mostly of one entity (and for updates one set of columns), which
     /// then costs no mapping lookup and no hashing.
+    ///
+    /// By entity, then in a list searched for the insert or the set of
+    /// updated columns: a dictionary keyed by both made a key type of its own,
+    /// whose `Hashable` conformance a process's first save looked up, a scan
+    /// of every conformance record loaded (~300,000 instructions).
     private struct RowStatements {
-        var byKey: [RowStatement.Key: RowStatement] = [:]
+        var byEntity: [ObjectIdentifier: [RowStatement]] = [:]
         var last: RowStatement?
     }
 
     /// The row statement of `snapshot` from `statements`, prepared and added
     /// on the first record of its entity (and, for updates, of its set of
     /// changed columns).
+    @inline(__always)
     private func rowStatement(for snapshot: StoreSnapshot, inserting: Bool,
                               _ statements: inout RowStatements) throws -> RowStatement {
         if let last = statements.last, last.inserting == inserting,
@@ -180,12 +180,23 @@ struct SQLiteRecordWriter {
            inserting || last.columns == snapshot.changedSlots?.intersection(last.entity.columnSlots) {
             return last
         }
+        return try otherRowStatement(for: snapshot, inserting: inserting, &statements)
+    }
+
+    /// ``rowStatement(for:inserting:_:)`` when the last one used is not it: once per
+    /// entity and set of columns, and again each time records of several alternate.
+    private func otherRowStatement(for snapshot: StoreSnapshot, inserting: Bool,
+                                   _ statements: inout RowStatements) throws -> RowStatement {
         let entity = try entity(of: snapshot.objectID)
         let columns = inserting ? nil : snapshot.changedSlots?.intersection(entity.columnSlots)
-        let key = RowStatement.Key(entity: ObjectIdentifier(entity.description), updatedColumns: columns)
-        let row = try statements.byKey[key]
-            ?? RowStatement(entity: entity, inserting: inserting, columns: columns, db: db)
-        statements.byKey[key] = row
+        let key = ObjectIdentifier(entity.description)
+        let row: RowStatement
+        if let kept = statements.byEntity[key]?.first(where: { $0.inserting == inserting && $0.columns == columns }) {
+            row = kept
+        } else {
+            row = try RowStatement(entity: entity, inserting: inserting, columns: columns, db: db)
+            statements.byEntity[key, default: []].append(row)
+        }
         statements.last = row
         return row
     }

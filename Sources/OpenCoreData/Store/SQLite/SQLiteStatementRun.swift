@@ -24,6 +24,30 @@ extension Statement {
         try forEachRow {}
     }
 
+    /// Binds `values` to this statement's parameters, in order, and marks the
+    /// statement as holding its arguments, so that GRDB's `execute()` and
+    /// cursors made without arguments keep them (as ``SQLiteKeyList`` does).
+    ///
+    /// GRDB's `StatementArguments(_:)` maps its sequence in generic code not
+    /// specialized here: its first use in a process looks up the array's
+    /// `Collection` conformance, a scan of every conformance record loaded
+    /// (~300,000 instructions, a fetch's or a count's first).
+    func bind(_ values: [DatabaseValue]) throws {
+        setUncheckedArguments(StatementArguments())
+        guard values.count == Int(sqlite3_bind_parameter_count(sqliteStatement)) else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "wrong number of statement arguments: "
+                                + "\(values.count) for \(sqlite3_bind_parameter_count(sqliteStatement))", sql: sql)
+        }
+        for (index, value) in zip(CInt(1)..., values) {
+            let code = value.bind(to: sqliteStatement, at: index)
+            guard code == SQLITE_OK else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code),
+                                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement))),
+                                    sql: sql)
+            }
+        }
+    }
+
     /// Steps this statement, its parameters bound already, through its rows
     /// with SQLite's C API, calling `body` at each (read the row's columns
     /// with ``SQLiteColumnReader``), then resets it, also when `body` or a

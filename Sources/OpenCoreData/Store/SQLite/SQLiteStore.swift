@@ -67,8 +67,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         let model = coordinator.managedObjectModel
         let configuration = configurationName == NSManagedObjectModel.defaultConfigurationName ? nil : configurationName
         // Built before the file is opened so that a model SQLite cannot hold fails first, whatever the file;
-        // once per model and configuration, as the model is frozen.
-        mapping = try model.derived("SQLiteMapping \(String(describing: configuration))") {
+        // once per model and configuration, as the model is frozen. The key is built without
+        // `String(describing:)`, whose first use in a process looks up conformances (~300k instructions).
+        mapping = try model.derived(configuration.map { "SQLiteMapping \($0)" } ?? "SQLiteMapping") {
             try SQLiteMapping(model: model, configuration: configuration)
         }
         let isInMemory = SQLiteConnection.isInMemory(url)
@@ -325,7 +326,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         -> [NSManagedObjectID] {
         var ids: [NSManagedObjectID] = []
         let statement = try db.makeStatement(sql: selection.sql)
-        try statement.setArguments(StatementArguments(selection.arguments))
+        try statement.bind(selection.arguments)
         let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
         try statement.forEachRow {
             if let pk = columns.integer(0), let number = columns.integer(1).flatMap({ Int(exactly: $0) }),

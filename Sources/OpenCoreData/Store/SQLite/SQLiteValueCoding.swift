@@ -36,6 +36,7 @@ enum SQLiteValueCoding {
         // every attribute of every saved row.
         let valueType = Swift.type(of: value)
         if valueType == Int64.self { return (value as! Int64).databaseValue }
+        if valueType == Int.self { return Int64(value as! Int).databaseValue }
         if valueType == String.self { return (value as! String).databaseValue }
         if valueType == Double.self { return (value as! Double).databaseValue }
         if valueType == Date.self { return (value as! Date).timeIntervalSinceReferenceDate.databaseValue }
