@@ -31,7 +31,7 @@ extension Statement {
     /// GRDB's `StatementArguments(_:)` maps its sequence in generic code not
     /// specialized here: its first use in a process looks up the array's
     /// `Collection` conformance, a scan of every conformance record loaded
-    /// (~300,000 instructions, a fetch's or a count's first).
+    /// (~300,000 instructions, paid by the process's first fetch or count).
     func bind(_ values: [DatabaseValue]) throws {
         setUncheckedArguments(StatementArguments())
         guard values.count == Int(sqlite3_bind_parameter_count(sqliteStatement)) else {
