@@ -285,10 +285,6 @@ struct SQLiteBatchInsert {
     }
 
     private func bind(_ value: DatabaseValue, at index: CInt, _ statement: Statement) throws {
-        let code = value.bind(to: statement.sqliteStatement, at: index)
-        guard code == ResultCode.SQLITE_OK.rawValue else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage,
-                                sql: statement.sql)
-        }
+        try statement.checkBinding(value.bind(to: statement.sqliteStatement, at: index))
     }
 }

@@ -49,7 +49,7 @@ struct SQLiteKeyList {
     /// the bindings made here stay.
     func statement(_ sql: String, in db: Database, trailing: [Int64] = []) throws -> Statement {
         let statement = try db.cachedStatement(sql: sql)
-        try Self.bind(keys, paddedTo: parameterCount, then: trailing, to: statement, in: db)
+        try Self.bind(keys, paddedTo: parameterCount, then: trailing, to: statement)
         return statement
     }
 
@@ -58,17 +58,13 @@ struct SQLiteKeyList {
     /// `sqlite3_bind_int64`, and marks the statement as holding its arguments
     /// (see ``statement(_:in:trailing:)``).
     static func bind(_ keys: ArraySlice<Int64>, paddedTo count: Int, then trailing: [Int64],
-                     to statement: Statement, in db: Database) throws {
+                     to statement: Statement) throws {
         statement.setUncheckedArguments(StatementArguments())
         let sqliteStatement = statement.sqliteStatement
         var index: CInt = 0
         func bind(_ value: Int64) throws {
             index += 1
-            let code = sqlite3_bind_int64(sqliteStatement, index, value)
-            guard code == SQLITE_OK else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage,
-                                    sql: statement.sql)
-            }
+            try statement.checkBinding(sqlite3_bind_int64(sqliteStatement, index, value))
         }
         for key in keys { try bind(key) }
         if let last = keys.last {

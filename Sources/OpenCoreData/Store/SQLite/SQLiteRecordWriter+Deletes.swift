@@ -98,7 +98,7 @@ extension SQLiteRecordWriter {
                 let statement = try db.cachedStatement(sql: sql)
                 for range in runs.ranges {
                     try SQLiteKeyList.bind([range.lowerBound, range.upperBound], paddedTo: 2, then: trailing,
-                                           to: statement, in: db)
+                                           to: statement)
                     try statement.runInTransaction()
                     deleted += Int(sqlite3_changes(db.sqliteConnection))
                 }

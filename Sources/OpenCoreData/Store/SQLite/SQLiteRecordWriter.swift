@@ -210,15 +210,10 @@ struct SQLiteRecordWriter {
         // by construction), each from its slot as it is read; the statement
         // is new or was reset after its last run (`runInTransaction()`).
         var index: CInt = 0
-        func check(_ code: CInt) throws {
-            guard code == SQLITE_OK else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
-            }
-        }
         func bind(_ integer: Int64?) throws {
             index += 1
-            guard let integer else { return try check(sqlite3_bind_null(sqliteStatement, index)) }
-            try check(sqlite3_bind_int64(sqliteStatement, index, integer))
+            guard let integer else { return try statement.checkBinding(sqlite3_bind_null(sqliteStatement, index)) }
+            try statement.checkBinding(sqlite3_bind_int64(sqliteStatement, index, integer))
         }
         if row.inserting {
             try bind(pk)
@@ -231,7 +226,7 @@ struct SQLiteRecordWriter {
             if let code = snapshot.values.withValue(at: slot, {
                 binding.bindDirectly($0, to: sqliteStatement, at: index)
             }) {
-                try check(code)
+                try statement.checkBinding(code)
                 continue
             }
             let slotValue = snapshot[slot]
@@ -241,7 +236,7 @@ struct SQLiteRecordWriter {
                 try files.columnValue(data, for: attribute, previous: old)
             }
             if attribute.allowsExternalBinaryDataStorage { files.replaced(old, by: value) }
-            try check(value.bind(to: sqliteStatement, at: index))
+            try statement.checkBinding(value.bind(to: sqliteStatement, at: index))
         }
         for (slot, hasEntityColumn) in row.foreignKeys {
             let destination: NSManagedObjectID? = switch snapshot[slot] {

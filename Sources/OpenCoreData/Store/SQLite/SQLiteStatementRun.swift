@@ -38,14 +38,21 @@ extension Statement {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "wrong number of statement arguments: "
                                 + "\(values.count) for \(sqlite3_bind_parameter_count(sqliteStatement))", sql: sql)
         }
-        for (index, value) in zip(CInt(1)..., values) {
-            let code = value.bind(to: sqliteStatement, at: index)
-            guard code == SQLITE_OK else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement))),
-                                    sql: sql)
-            }
-        }
+        for (index, value) in zip(CInt(1)..., values) { try checkBinding(value.bind(to: sqliteStatement, at: index)) }
+    }
+
+    /// Throws SQLite's error for `code`, what a `sqlite3_bind_*` call on
+    /// this statement returned, unless it is `SQLITE_OK`.
+    @inline(__always)
+    func checkBinding(_ code: CInt) throws {
+        guard code == SQLITE_OK else { throw bindingError(code) }
+    }
+
+    /// The error of a failed binding: out of line, so that the check stays small where each row binds.
+    @inline(never)
+    private func bindingError(_ code: CInt) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code),
+                      message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement))), sql: sql)
     }
 
     /// Steps this statement, its parameters bound already, through its rows
