@@ -63,6 +63,22 @@ let package = Package(
         // Xcode's "Class Definition" codegen at build time: runs `ocd generate` on a target's models.
         .plugin(name: "OpenCoreDataCodegenPlugin", capability: .buildTool(), dependencies: ["ocd"]),
         .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreDataTools", "OpenCoreDataCore"]),
+        // Applications whose classes the codegen plugin generates at build time, as Xcode's "Class Definition"
+        // would (Tests/Fixtures/CodegenApps); CodegenPluginFixtureTests runs them. Here rather than in the client
+        // package fixture, whose build then compiled the library and GRDB once more as the plugin's host tool.
+        // Not dependencies of the tests, unlike the processes below: a test target links the executables it
+        // depends on, and their generated `Album` and `Photo` would be what the tests' models' bare class names
+        // resolve to. `swift test` builds every target, these too.
+        .executableTarget(name: "FrozenTimeApp", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
+                          path: "Tests/Fixtures/CodegenApps/FrozenTimeApp",
+                          // Copied so that the app can load the model at run time; the plugin sees it either way.
+                          resources: [.copy("FrozenTime.xcdatamodeld")],
+                          plugins: ["OpenCoreDataCodegenPlugin"]),
+        // Ordered relationships, inheritance, a category entity and custom classes.
+        .executableTarget(name: "CodegenFeatures", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
+                          path: "Tests/Fixtures/CodegenApps/CodegenFeatures",
+                          resources: [.copy("Shelf.xcdatamodeld")],
+                          plugins: ["OpenCoreDataCodegenPlugin"]),
         // A child process for the SQLite crash test: saves until it is killed.
         .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
                           path: "Tests/StoreCrashWriter"),

@@ -8,27 +8,16 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let openCoreData = root.lastPathComponent
 
-// Code written as applications write it, built against OpenCoreData: the
-// codegen plugin's apps, and Gallery, Core Data code in Apple's style
-// (AppleOriginals/ holds it as written for Apple; the ported files differ by
-// the steps of docs/Porting.md only, which ClientPackageTests checks).
+// Core Data code in Apple's style, built against OpenCoreData as an
+// application's package builds it: Gallery (AppleOriginals/ holds it as written
+// for Apple; the ported files differ by the steps of docs/Porting.md only, which
+// ApplePortingFixtureTests checks) and its XCTest cases. The codegen plugin's
+// apps are targets of the main package (Tests/Fixtures/CodegenApps): here they
+// made this build compile the library a second time, as the plugin's host tool.
 let package = Package(
     name: "ClientPackage",
     dependencies: [.package(path: root.path)],
     targets: [
-        .executableTarget(
-            name: "FrozenTimeApp",
-            dependencies: [.product(name: "OpenCoreData", package: openCoreData)],
-            // Copied so that the app can load the model at run time; the plugin
-            // sees it either way.
-            resources: [.copy("FrozenTime.xcdatamodeld")],
-            plugins: [.plugin(name: "OpenCoreDataCodegenPlugin", package: openCoreData)]),
-        // Ordered relationships, inheritance, a category entity and custom classes.
-        .executableTarget(
-            name: "CodegenFeatures",
-            dependencies: [.product(name: "OpenCoreData", package: openCoreData)],
-            resources: [.copy("Shelf.xcdatamodeld")],
-            plugins: [.plugin(name: "OpenCoreDataCodegenPlugin", package: openCoreData)]),
         // Xcode's "Manual/None" classes, a hand-written class and the Xcode template's
         // PersistenceController, in Swift 5 mode as most applications still are.
         .target(

@@ -1,10 +1,10 @@
 import Foundation
 
-/// The fixture package Tests/Fixtures/ClientPackage: applications' code built
-/// against this checkout (the codegen plugin's apps, and Gallery in Apple's
-/// style with its XCTest target). Built once per test run, tests included,
-/// in a scratch folder of its own; from scratch the first time (about two
-/// minutes on two cores, swift-syntax included), incrementally after that.
+/// The fixture package Tests/Fixtures/ClientPackage: application code built
+/// against this checkout as another package (Gallery in Apple's style with its
+/// XCTest target). Built once per test run, tests included, in a scratch folder
+/// of its own; from scratch the first time (the library, GRDB and swift-syntax),
+/// incrementally after that.
 enum ClientPackage {
     static let folder = Subprocess.root.appendingPathComponent("Tests/Fixtures/ClientPackage")
     static let scratch = Subprocess.root.appendingPathComponent(".build-client-fixture")
