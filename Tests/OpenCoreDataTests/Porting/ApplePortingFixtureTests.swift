@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func applesXCTestCasesPass() throws {
-        let run = try ClientPackage.run("test")
+        let run = try ClientPackage.test()
         #expect(run.status == 0, "\(run.output.suffix(4000))")
         #expect(run.output.contains("Executed 6 tests, with 0 failures"), "\(run.output.suffix(4000))")
     }

@@ -19,13 +19,11 @@ enum ClientPackage {
         return run
     }
 
-    /// Builds the package once, then runs `swift <subcommand>` on the build
-    /// (`run` with a product name in `arguments`, or `test`), or returns the failed build.
-    static func run(_ subcommand: String, _ arguments: [String] = []) throws -> Subprocess.Run {
+    /// Builds the package once, then runs its XCTest cases (`swift test` on the build), or returns the failed build.
+    static func test() throws -> Subprocess.Run {
         let built = try build.get()
         guard built.status == 0 else { return built }
-        // The options come first: `swift run` hands whatever follows the product to the product.
-        return try Subprocess.run(["swift", subcommand, "--skip-build", "--package-path", folder.path,
-                                   "--scratch-path", scratch.path] + arguments)
+        return try Subprocess.run(["swift", "test", "--skip-build", "--package-path", folder.path,
+                                   "--scratch-path", scratch.path])
     }
 }
