@@ -64,8 +64,8 @@ let package = Package(
         .plugin(name: "OpenCoreDataCodegenPlugin", capability: .buildTool(), dependencies: ["ocd"]),
         .executableTarget(name: "ocd-demo", dependencies: ["OpenCoreDataTools", "OpenCoreDataCore"]),
         // Applications whose classes the codegen plugin generates at build time, as Xcode's "Class Definition"
-        // would (Tests/Fixtures/CodegenApps); CodegenPluginFixtureTests runs them. Here rather than in the client
-        // package fixture, whose build then compiled the library and GRDB once more as the plugin's host tool.
+        // would (Tests/Fixtures/CodegenApps); CodegenPluginFixtureTests runs them. Another package using the plugin
+        // would build the library and GRDB twice more (as targets and as the plugin's host tool) in every test run.
         // Not dependencies of the tests, unlike the processes below: a test target links the executables it
         // depends on, and their generated `Album` and `Photo` would be what the tests' models' bare class names
         // resolve to. `swift test` builds every target, these too.
@@ -79,6 +79,18 @@ let package = Package(
                           path: "Tests/Fixtures/CodegenApps/CodegenFeatures",
                           resources: [.copy("Shelf.xcdatamodeld")],
                           plugins: ["OpenCoreDataCodegenPlugin"]),
+        // Core Data code in Apple's style, as an application's package has it (Tests/Fixtures/Gallery): Xcode's
+        // "Manual/None" classes, a hand-written class and the Xcode template's PersistenceController, in Swift 5
+        // mode as most applications still are; AppleOriginals/ there holds it as written for Apple, and the ported
+        // files differ by the steps of docs/Porting.md only (ApplePortingFixtureTests). Its XCTest cases are an
+        // executable that ApplePortingFixtureTests runs, not a test target, for the reason given above.
+        .target(name: "Gallery", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
+                path: "Tests/Fixtures/Gallery/Sources/Gallery",
+                resources: [.copy("Gallery.xcdatamodeld")],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "GalleryTests", dependencies: ["Gallery", "OpenCoreData", "OpenCoreDataCore"],
+                          path: "Tests/Fixtures/Gallery/Tests/GalleryTests",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
         // A child process for the SQLite crash test: saves until it is killed.
         .executableTarget(name: "StoreCrashWriter", dependencies: ["OpenCoreData", "OpenCoreDataCore"],
                           path: "Tests/StoreCrashWriter"),
