@@ -32,18 +32,21 @@ struct SHA256 {
         pending += bytes
         let whole = pending.count / 64 * 64
         guard whole > 0 else { return }
+        pending.withUnsafeBufferPointer { compress(blocks: $0.baseAddress!, count: whole) }
+        pending.removeFirst(whole)
+    }
+
+    /// The whole blocks of the `count` bytes (a multiple of 64) at `blocks` into `state`.
+    private mutating func compress(blocks: UnsafePointer<UInt8>, count: Int) {
         let schedule = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
         defer { schedule.deallocate() }
         Self.k.withUnsafeBufferPointer { k in
-            pending.withUnsafeBufferPointer { buffer in
-                var offset = 0
-                while offset < whole {
-                    compress(buffer.baseAddress! + offset, k: k.baseAddress!, schedule: schedule)
-                    offset &+= 64
-                }
+            var offset = 0
+            while offset < count {
+                compress(blocks + offset, k: k.baseAddress!, schedule: schedule)
+                offset &+= 64
             }
         }
-        pending.removeFirst(whole)
     }
 
     consuming func finalize() -> [UInt8] {
@@ -77,8 +80,19 @@ struct SHA256 {
     }
 
     static func hash(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { hash($0) }
+    }
+
+    /// The digest of the bytes `message` points at: its whole blocks hashed where they lie, only the
+    /// last partial one copied (`update` copies the whole message into `pending` first).
+    static func hash(_ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var hasher = SHA256()
-        hasher.update(bytes)
+        let whole = message.count / 64 * 64
+        if let start = message.baseAddress {
+            hasher.compress(blocks: start, count: whole)
+            hasher.pending = Array(UnsafeBufferPointer(start: start + whole, count: message.count - whole))
+        }
+        hasher.length = UInt64(message.count)
         return hasher.finalize()
     }
 
