@@ -24,8 +24,7 @@ enum Subprocess {
     }
 
     /// The temporary folder of the processes `run` starts, in the tests' scratch folder: SwiftPM and the
-    /// compiler leave files in theirs (`TemporaryDirectory.*` folders, `swift-generated-sources`, lock files),
-    /// about 40 for each package `swift package` loads.
+    /// compiler leave files in theirs (`TemporaryDirectory.*` folders, `swift-generated-sources`, lock files).
     static let temporaryDirectory: URL = {
         let folder = ScratchDirectory.url("subprocess-tmp")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

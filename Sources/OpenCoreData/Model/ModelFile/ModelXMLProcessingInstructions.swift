@@ -39,7 +39,7 @@ enum ModelXMLProcessingInstructions {
         let comment = (Array("<!--".utf8), Array("-->".utf8)), cdata = (Array("<![CDATA[".utf8), Array("]]>".utf8))
         while let markup = bytes.first(UInt8(ascii: "<"), from: index, before: bytes.count) {
             if bytes.matches([UInt8(ascii: "<"), UInt8(ascii: "?")], at: markup) {
-                let line = 1 + bytes.count(UInt8(ascii: "\n"), before: markup)
+                let line = 1 + bytes.occurrences(of: UInt8(ascii: "\n"), before: markup)
                 throw ModelFileError(.unreadable,
                                      "Line \(line) holds a processing instruction (<?…?>); model files have none.",
                                      file: file, line: line)
@@ -89,7 +89,7 @@ enum ModelXMLProcessingInstructions {
         }
 
         /// How many `byte`s come before `end`.
-        func count(_ byte: UInt8, before end: Int) -> Int {
+        func occurrences(of byte: UInt8, before end: Int) -> Int {
             var found = 0, index = 0
             while let next = first(byte, from: index, before: end) {
                 found += 1
