@@ -56,7 +56,11 @@ extension NSManagedObjectContext {
             }
             let plan = try SavePlan(context: self, coordinator: coordinator)
             do {
-                let rows = try write(plan, with: coordinator)
+                let rows: [StoreRowCache.Row]
+                do { rows = try write(plan, with: coordinator) } catch {
+                    plan.restoreDestinations()
+                    throw error
+                }
                 commit(plan, rows: rows)
                 advanceQueryGeneration()
                 return
@@ -239,21 +243,28 @@ extension NSManagedObjectContext {
     }
 
     /// Moves the objects of `objects` that have an ID in `ids` to it, as
-    /// `reassign` does one by one.
+    /// `reassign` does one by one. Every ID in `ids` is one object's of
+    /// `objects` (the plan's IDs for the inserted objects).
     private func registerPermanentIDs(of objects: [NSManagedObject], _ ids: [ObjectAddress: NSManagedObjectID]) {
-        let moves = objects.compactMap { object in ids[ObjectAddress(object)].map { (object, $0) } }
-        if hasChildren { handPermanentIDsToChildren(moves.map { ($0.0.objectID, $0.1) }) }
-        guard moves.count * 2 >= registered.storageCount else {
-            for (object, id) in moves { reassign(object, to: id) }
+        if hasChildren {
+            handPermanentIDsToChildren(objects.compactMap { object in
+                ids[ObjectAddress(object)].map { (object.objectID, $0) }
+            })
+        }
+        guard ids.count * 2 >= registered.storageCount else {
+            for object in objects { if let id = ids[ObjectAddress(object)] { reassign(object, to: id) } }
             return
         }
         // Most registered objects move (a save of new objects): keeping the
         // others in a new table costs less than removing each temporary ID,
-        // since each removal rehashes the entries after it. A moving object
-        // has a temporary ID, so only temporary keys are looked at.
-        registered.removeAll { object in object.hasTemporaryID && ids[ObjectAddress(object)] != nil }
-        registered.reserveCapacity(forAdding: moves.count)
-        for (object, id) in moves {
+        // since each removal rehashes the entries after it. The moving objects
+        // are the inserted ones with temporary IDs: the plan gave each of them
+        // an ID, so their flags say it without a lookup in `ids`. (No list of
+        // the moves: its pairs cost a retain and a release each.)
+        registered.removeAll { object in object.hasTemporaryID && object.isInsertedFlag }
+        registered.reserveCapacity(forAdding: ids.count)
+        for object in objects {
+            guard let id = ids[ObjectAddress(object)] else { continue }
             object.objectID = id
             registered[id] = object
         }

@@ -5,10 +5,19 @@ struct SavePlan {
     var changesByStore: [(NSPersistentStore, StoreChangeSet)] = []
     /// The snapshot each saved object will have as its committed state.
     var snapshots: [(NSManagedObject, StoreSnapshot)] = []
+    /// The to-one slots the plan rewrote in their objects, destination object to its ID (`writeToOnesAsIDs`).
+    private var destinationsWrittenAsIDs: [WrittenDestination] = []
 
     init(context: NSManagedObjectContext, coordinator: NSPersistentStoreCoordinator) throws {
         permanentIDs = try Self.permanentIDs(for: context.inserted.objects.filter(\.hasTemporaryID),
                                              coordinator: coordinator)
+        do { try collectChanges(of: context) } catch {
+            restoreDestinations()
+            throw error
+        }
+    }
+
+    private mutating func collectChanges(of context: NSManagedObjectContext) throws {
         var stores: [(NSPersistentStore, StoreChangeSet)] = []
         // The position in `stores` of each ID family's store, read once per family (a weak reference, whose
         // load and release cost ~140 instructions): a save's objects are mostly of one family.
@@ -78,31 +87,40 @@ struct SavePlan {
     /// New permanent IDs for `objects`, from the store each one's entity goes to.
     static func permanentIDs(for objects: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) throws
         -> [ObjectAddress: NSManagedObjectID] {
-        var groups: [[NSManagedObject]] = []
-        // By entity identity: hashing the entity's name cost a string hash per object.
-        var groupIndex: [ObjectAddress: Int] = [:]
+        // The objects are counted by entity, then numbered in order: lists of
+        // each entity's objects cost a retain and an append an object.
+        var entities: [NSEntityDescription] = [], counts: [Int] = []
+        var entityNumbers = LastFirstMap<Int>()
+        var numbers: [Int] = []
+        numbers.reserveCapacity(objects.count)
         for object in objects {
-            let key = ObjectAddress(object.entity)
-            if let index = groupIndex[key] { groups[index].append(object) } else {
-                groupIndex[key] = groups.count
-                groups.append([object])
+            let entity = object.entity
+            // By entity identity: hashing the entity's name cost a string hash per object.
+            let number = entityNumbers.value(for: ObjectAddress(entity)) {
+                entities.append(entity)
+                counts.append(0)
+                return entities.count - 1
             }
+            counts[number] += 1
+            numbers.append(number)
         }
         var ids: [ObjectAddress: NSManagedObjectID] = [:]
         ids.reserveCapacity(objects.count)
         try coordinator.performStoreAccess {
-            for group in groups {
-                let entity = group[0].entity
+            var keys: [ArraySlice<Int64>] = [], families: [ObjectIDFamily] = []
+            for (entity, count) in zip(entities, counts) {
                 guard let store = coordinator.store(for: entity) else {
+                    let affected = objects.filter { $0.entity === entity }
                     throw NSError.coreData(NSPersistentStoreSaveError,
                                            "No persistent store holds objects of entity \(entity.name ?? "").",
-                                           userInfo: [NSAffectedObjectsErrorKey: group])
+                                           userInfo: [NSAffectedObjectsErrorKey: affected])
                 }
-                let keys = try store.newPrimaryKeys(for: entity, count: group.count)
-                let family = store.idFamily(for: entity)
-                for (object, key) in zip(group, keys) {
-                    ids[ObjectAddress(object)] = NSManagedObjectID(family: family, key: .permanent(key))
-                }
+                keys.append(try store.newPrimaryKeys(for: entity, count: count)[...])
+                families.append(store.idFamily(for: entity))
+            }
+            for (object, number) in zip(objects, numbers) {
+                let key = keys[number].removeFirst()
+                ids[ObjectAddress(object)] = NSManagedObjectID(family: families[number], key: .permanent(key))
             }
         }
         return ids
@@ -133,35 +151,93 @@ struct SavePlan {
 
     /// The record of `object`'s persistent properties, relationships as IDs.
     /// Objects that left the context (inserted, then deleted) are dropped.
-    private func snapshot(of object: NSManagedObject, _ layout: SnapshotLayout, in context: NSManagedObjectContext) -> StoreSnapshot {
-        func id(_ destination: NSManagedObject) -> NSManagedObjectID? {
-            if let id = permanentIDs[ObjectAddress(destination)] { return id }
-            guard destination.managedObjectContext === context || !destination.hasTemporaryID else { return nil }
-            return destination.hasTemporaryID ? nil : destination.objectID
+    private mutating func snapshot(of object: NSManagedObject, _ layout: SnapshotLayout,
+                                   in context: NSManagedObjectContext) -> StoreSnapshot {
+        if !layout.toOne.isEmpty, Self.isRecordAsHeld(object.values, layout) {
+            writeToOnesAsIDs(of: object, layout, in: context)
         }
         let values = object.values
         // The attribute slots are the object's, shared until a relationship or cleared slot is written.
         let slots = values.slots.isEmpty ? .empty(layout: values.layout) : values.slots
-        var snapshot = StoreSnapshot(objectID: id(object) ?? object.objectID, version: 0, layout: values.layout,
-                                     values: slots)
+        var snapshot = StoreSnapshot(objectID: recordID(of: object, in: context) ?? object.objectID, version: 0,
+                                     layout: values.layout, values: slots)
         for slot in layout.cleared where !snapshot[slot].isNone { snapshot[slot] = .none }
         for slot in layout.toMany {
             switch values[slot] {
             case .objects(let set):
-                let ids = set.objects.compactMap(id)
+                let ids = set.objects.compactMap { recordID(of: $0, in: context) }
                 snapshot[slot] = ids.isEmpty ? .none : .ids(ids)
-            case .ids, .unread: continue // never made into objects (or never read): as stored
+            case .ids, .unread, .none: continue // never made into objects (or never read): as stored
             default: snapshot[slot] = .none
             }
         }
         for slot in layout.toOne {
             switch values[slot] {
-            case .object(let destination): snapshot[slot] = id(destination).map(SlotValue.id) ?? .none
-            case .id: continue
+            case .object(let destination):
+                snapshot[slot] = recordID(of: destination, in: context).map(SlotValue.id) ?? .none
+            case .id, .none: continue
             default: snapshot[slot] = .none
             }
         }
         return snapshot
+    }
+
+    /// The ID `object` has in the store after the save; nil for an object
+    /// that will have none (inserted in this context, then deleted).
+    private func recordID(of object: NSManagedObject, in context: NSManagedObjectContext) -> NSManagedObjectID? {
+        if let id = permanentIDs[ObjectAddress(object)] { return id }
+        guard object.managedObjectContext === context || !object.hasTemporaryID else { return nil }
+        return object.hasTemporaryID ? nil : object.objectID
+    }
+
+    /// Whether the record of `values` differs from its slots only in its
+    /// to-one relationships: nothing transient to clear, and no to-many
+    /// relationship held as objects.
+    private static func isRecordAsHeld(_ values: PropertyValues, _ layout: SnapshotLayout) -> Bool {
+        for slot in layout.cleared where !values[slot].isNone { return false }
+        for slot in layout.toMany {
+            switch values[slot] {
+            case .ids, .unread, .none: continue
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// Writes each to-one destination of `object` into its slot as the ID it
+    /// has after the save, keeping the object beside the slots as a fetched
+    /// object keeps the destinations it resolved (`PropertyValues`): the
+    /// object's slots are then its record and become the row without a copy
+    /// and a second allocation. `restoreDestinations()` undoes it when the
+    /// save does not happen, since an ID this plan gave is then no record's.
+    private mutating func writeToOnesAsIDs(of object: NSManagedObject, _ layout: SnapshotLayout,
+                                           in context: NSManagedObjectContext) {
+        for slot in layout.toOne {
+            guard let destination = object.values.replaceDestinationWithID(slot, { recordID(of: $0, in: context) })
+            else { continue }
+            if destinationsWrittenAsIDs.isEmpty {
+                destinationsWrittenAsIDs.reserveCapacity(context.inserted.count + context.updated.count)
+            }
+            destinationsWrittenAsIDs.append(WrittenDestination(object: object, slot: slot, destination: destination))
+        }
+    }
+
+    /// Puts the destination objects back in the slots that hold their new IDs:
+    /// for a save that failed or is planned again.
+    func restoreDestinations() {
+        for written in destinationsWrittenAsIDs {
+            written.object.values.resolve(written.slot, to: .object(written.destination))
+        }
+    }
+
+    /// A to-one slot the plan rewrote. A struct: an array of tuples has its
+    /// type made at run time on first use (~170,000 instructions). Unowned:
+    /// the plan lives within the save, while the context lists the object
+    /// as changed and the object holds the destination.
+    private struct WrittenDestination {
+        unowned(unsafe) let object: NSManagedObject
+        let slot: Int
+        unowned(unsafe) let destination: NSManagedObject
     }
 }
 

@@ -96,6 +96,19 @@ struct PropertyValues {
         overflow.setDestination(destination, at: layout.toOneOrdinals[slot], count: layout.toOneCount)
     }
 
+    /// Puts the ID `id(object)` in the to-one `slot` in place of the object
+    /// it holds, and keeps the object as what the ID resolves to
+    /// (`resolvedDestination`), as a fetched object's resolved slot is kept.
+    /// Not a change: the slot names the same object. Returns the object; nil,
+    /// changing nothing, when the slot holds none or `id` gives no ID.
+    mutating func replaceDestinationWithID(_ slot: Int, _ id: (NSManagedObject) -> NSManagedObjectID?)
+        -> NSManagedObject? {
+        guard let destination = toOne(at: slot).object, let id = id(destination) else { return nil }
+        resolveDestination(slot, to: destination)
+        slots[slot] = .id(id)
+        return destination
+    }
+
     /// Records a slot from 64 up as changed; out of line, so that the
     /// subscript's setter stays small enough to inline.
     @inline(never)

@@ -41,6 +41,27 @@ import Testing
         }
     }
 
+    /// New objects with no store to go to: the save fails with
+    /// NSPersistentStoreSaveError, naming the objects of the entity that has
+    /// none, and the objects stay inserted with their temporary IDs.
+    @Test func savingNewObjectsWithoutAStoreNamesThem() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: TestStack.albumsModel())
+        try coordinator.addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"))
+        try coordinator.remove(coordinator.persistentStores[0])
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            let first = TestStack.insert("Album", into: context, ["name": "A"])
+            let photo = TestStack.insert("Photo", into: context, ["name": "P"])
+            let second = TestStack.insert("Album", into: context, ["name": "B"])
+            let error = try #require(throws: NSError.self) { try context.save() }
+            #expect(error.code == NSPersistentStoreSaveError)
+            let affected = try #require(error.userInfo[NSAffectedObjectsErrorKey] as? [NSManagedObject])
+            #expect(Set(affected.map(ObjectIdentifier.init)) == [ObjectIdentifier(first), ObjectIdentifier(second)])
+            #expect([first, photo, second].allSatisfy { $0.objectID.isTemporaryID && $0.isInserted })
+        }
+    }
+
     /// Faults fire from the coordinator's row cache without asking for their
     /// store; removing a store drops its rows there, so a fault of a removed
     /// store's object still finds nothing to load (an inaccessible fault

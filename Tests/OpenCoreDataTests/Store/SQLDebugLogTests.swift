@@ -92,6 +92,22 @@ import TestScratch
         #expect(lines.allSatisfy { $0.hasPrefix("CoreData: ") && !$0.contains("\n") })
     }
 
+    /// SQLite fixes a file's auto-vacuum mode when it first writes the file, and turning on WAL writes it:
+    /// a new store sets the mode before, so that no VACUUM (a copy of the whole file) has to apply it after.
+    @Test func aNewStoreSetsItsVacuumModeBeforeWALAndNeedsNoVacuum() throws {
+        let capture = Capture()
+        let (context, url) = try Self.stack(level: 1, capture: capture)
+        let statements = capture.all.filter { $0.1["store"] == .string(url.path) }.map(\.0)
+            .filter { $0.hasPrefix("CoreData: sql: ") }
+        let vacuumMode = try #require(statements.firstIndex(of: "CoreData: sql: PRAGMA auto_vacuum = 2"),
+                                      "\(statements)")
+        let wal = try #require(statements.firstIndex(of: "CoreData: sql: PRAGMA journal_mode = WAL"), "\(statements)")
+        #expect(vacuumMode < wal)
+        let vacuums = statements.filter { $0.uppercased().contains("VACUUM") && !$0.contains("auto_vacuum") }
+        #expect(vacuums.isEmpty, "\(statements)")
+        #expect(try Self.work(context) == ["Dunes"])
+    }
+
     @Test func levelTwoAddsBoundValuesAndFetchCounts() throws {
         let capture = Capture()
         let (context, url) = try Self.stack(level: 2, capture: capture)

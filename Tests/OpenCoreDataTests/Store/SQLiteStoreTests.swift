@@ -1,6 +1,7 @@
 import Testing
 import GRDB
 @testable import OpenCoreDataCore
+import TestScratch
 
 /// The SQLite store on its own: the file it creates, how values are written,
 /// keys handed out, options, metadata and model compatibility.
@@ -58,6 +59,22 @@ import GRDB
         #expect(metadata["_NSAutoVacuumLevel"] as? String == "2")
         #expect(metadata["NSStoreModelVersionIdentifiers"] as? [String] == [""])
         #expect((metadata[NSStoreModelVersionHashesKey] as? [String: Data])?.keys.sorted() == ["Box", "Gadget", "Thing"])
+    }
+
+    /// A file another program made, in WAL mode and without tables, has its header written with no
+    /// auto-vacuum: the store vacuums it to make it incremental, as a file the store made itself is.
+    @Test func anEmptyFileWrittenInWALModeBecomesIncremental() throws {
+        let url = ScratchDirectory.url("empty-wal-\(UUID().uuidString).sqlite")
+        try DatabaseQueue(path: url.path).writeWithoutTransaction { (db: Database) throws in
+            #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal")
+            #expect(try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") == 0)
+        }
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model())
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        try Self.raw(url).read { (db: Database) throws in
+            #expect(try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") == 2)
+            #expect(try db.tableExists("ZTHING"))
+        }
     }
 
     @Test func valuesAreStoredAsCoreDataStoresThem() throws {

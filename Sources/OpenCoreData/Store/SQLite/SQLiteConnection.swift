@@ -62,10 +62,14 @@ enum SQLiteConnection {
                                        userInfo: [NSFilePathErrorKey: url.path])
             }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let isNewFile = !readOnly && !FileManager.default.fileExists(atPath: url.path)
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             if !readOnly {
                 // Stepped with SQLite's C API (`forEachRow`): GRDB's row requests cost ~10–20k instructions each.
                 try queue.writeWithoutTransaction { db in
+                    // Core Data's files are incremental (`SQLiteStoreSetup.create`). SQLite fixes the mode when it
+                    // first writes the file, which turning on WAL does; set before, no VACUUM has to apply it.
+                    if isNewFile { try db.makeStatement(sql: "PRAGMA auto_vacuum = 2").forEachRow {} }
                     let setJournal = try db.makeStatement(sql: "PRAGMA journal_mode = \(journal)")
                     let column = SQLiteColumnReader(statement: setJournal.sqliteStatement)
                     var mode: String?
