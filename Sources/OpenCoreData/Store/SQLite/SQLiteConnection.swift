@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// Option: open a store whose model version hashes differ from the model's,
 /// rewriting the hashes at the next save (Core Data's escape hatch, §8.2).
@@ -62,14 +63,13 @@ enum SQLiteConnection {
                                        userInfo: [NSFilePathErrorKey: url.path])
             }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let isNewFile = !readOnly && !FileManager.default.fileExists(atPath: url.path)
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             if !readOnly {
                 // Stepped with SQLite's C API (`forEachRow`): GRDB's row requests cost ~10–20k instructions each.
                 try queue.writeWithoutTransaction { db in
                     // Core Data's files are incremental (`SQLiteStoreSetup.create`). SQLite fixes the mode when it
                     // first writes the file, which turning on WAL does; set before, no VACUUM has to apply it.
-                    if isNewFile { try db.makeStatement(sql: "PRAGMA auto_vacuum = 2").forEachRow {} }
+                    if isEmpty(db) { try db.makeStatement(sql: "PRAGMA auto_vacuum = 2").forEachRow {} }
                     let setJournal = try db.makeStatement(sql: "PRAGMA journal_mode = \(journal)")
                     let column = SQLiteColumnReader(statement: setJournal.sqliteStatement)
                     var mode: String?
@@ -119,6 +119,17 @@ enum SQLiteConnection {
             if lastFour == 0x6E75_6C6C { return url.standardizedFileURL.path == "/dev/null" } // "null"
         }
         return false
+    }
+
+    /// Whether the main database file of `db` has no byte yet: a new file,
+    /// whose settings SQLite has not fixed. Asked of the file SQLite opened
+    /// (one `fstat`) rather than through Foundation (~11k instructions).
+    private static func isEmpty(_ db: Database) -> Bool {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+              let file, let fileSize = file.pointee.pMethods?.pointee.xFileSize else { return false }
+        var size: sqlite3_int64 = 0
+        return fileSize(file, &size) == SQLITE_OK && size == 0
     }
 
     /// The pragma option as pairs, whether given as a Swift or a Foundation dictionary.
