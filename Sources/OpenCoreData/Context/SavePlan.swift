@@ -1,5 +1,7 @@
 /// The store-side form of one save: permanent IDs for the inserted objects
 /// and a change set per store, built before anything in the context changes.
+/// It writes only to-one slots, in another form naming the same objects
+/// (`writeToOnesAsIDs`), which `restoreDestinations()` undoes.
 struct SavePlan {
     var permanentIDs: [ObjectAddress: NSManagedObjectID] = [:]
     var changesByStore: [(NSPersistentStore, StoreChangeSet)] = []

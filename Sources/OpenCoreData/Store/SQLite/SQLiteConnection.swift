@@ -69,7 +69,7 @@ enum SQLiteConnection {
                 try queue.writeWithoutTransaction { db in
                     // Core Data's files are incremental (`SQLiteStoreSetup.create`). SQLite fixes the mode when it
                     // first writes the file, which turning on WAL does; set before, no VACUUM has to apply it.
-                    if isEmpty(db) { try db.makeStatement(sql: "PRAGMA auto_vacuum = 2").forEachRow {} }
+                    if hasEmptyFile(db) { try db.makeStatement(sql: "PRAGMA auto_vacuum = 2").forEachRow {} }
                     let setJournal = try db.makeStatement(sql: "PRAGMA journal_mode = \(journal)")
                     let column = SQLiteColumnReader(statement: setJournal.sqliteStatement)
                     var mode: String?
@@ -124,7 +124,7 @@ enum SQLiteConnection {
     /// Whether the main database file of `db` has no byte yet: a new file,
     /// whose settings SQLite has not fixed. Asked of the file SQLite opened
     /// (one `fstat`) rather than through Foundation (~11k instructions).
-    private static func isEmpty(_ db: Database) -> Bool {
+    private static func hasEmptyFile(_ db: Database) -> Bool {
         var file: UnsafeMutablePointer<sqlite3_file>?
         guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
               let file, let fileSize = file.pointee.pMethods?.pointee.xFileSize else { return false }

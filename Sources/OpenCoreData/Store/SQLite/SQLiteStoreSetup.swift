@@ -31,10 +31,10 @@ enum SQLiteStoreSetup {
     /// `Z_METADATA` of a new store in one transaction.
     static func create(_ writer: any DatabaseWriter, mapping: SQLiteMapping, metadata: [String: Any]) throws {
         try writer.writeWithoutTransaction { db in
-            // Core Data's stores are incremental (level 2). A new file has it from
-            // `SQLiteConnection.open`; one that existed empty, or was opened in WAL
-            // mode by another program first, has its header written: it is vacuumed
-            // to apply the mode.
+            // Core Data's stores are incremental (level 2). A file that was empty
+            // when opened has it from `SQLiteConnection.open`; one whose header was
+            // written first (another program opened it in WAL mode) is vacuumed to
+            // apply the mode.
             try db.execute(sql: "PRAGMA auto_vacuum = 2")
             if try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 2 { try db.execute(sql: "VACUUM") }
             try db.inTransaction {
