@@ -289,7 +289,7 @@ extension NSManagedObjectContext {
     func resolveEntity(of request: NSFetchRequest<NSFetchRequestResult>) -> NSEntityDescription {
         if let entity = request.entity { return entity }
         guard let name = request.entityName,
-              let entity = persistentStoreCoordinator?.managedObjectModel.entity(named: name) else {
+              let entity = withModel({ $0.entity(named: name) }) ?? nil else {
             preconditionFailure("A fetch request must name an entity of the context's model (got \(request.entityName ?? "nil"))")
         }
         return entity

@@ -14,6 +14,6 @@ extension NSEntityDescription {
 
     /// The entity named `entityName` in the model of `context`'s coordinator.
     public class func entity(forEntityName entityName: String, in context: NSManagedObjectContext) -> NSEntityDescription? {
-        context.persistentStoreCoordinator?.managedObjectModel.entity(named: entityName)
+        context.withModel { $0.entity(named: entityName) } ?? nil
     }
 }

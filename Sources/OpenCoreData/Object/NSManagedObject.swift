@@ -322,10 +322,10 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// (`T(context:)`, `type(of: object).init(context:)`) only when it is required, where Apple's
     /// Objective-C initializers are exempt. Every subclass inherits it, as on Apple.
     public required convenience init(context: NSManagedObjectContext) {
-        guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
+        guard let found = context.withModel({ ManagedObjectClasses.registeringEntity(for: Self.self, in: $0) }) else {
             preconditionFailure("init(context:) needs a context with a persistent store coordinator")
         }
-        guard let entity = ManagedObjectClasses.registeringEntity(for: Self.self, in: model) else {
+        guard let entity = found else {
             preconditionFailure("No entity of the model has managedObjectClassName \(String(reflecting: Self.self))")
         }
         self.init(entity: entity, insertInto: context)

@@ -23,6 +23,31 @@ final class NotificationRecorder: @unchecked Sendable {
 /// (§3.3), lookup and uniquing (§3.1, §3.5), inverse maintenance,
 /// concurrency (§3.1) and merging.
 @Suite struct ContextBehaviourTests {
+    /// Entities by name come from the model of the context's coordinator as it is now (the context keeps that
+    /// model unretained beside the coordinator), and from the root's for a nested context.
+    @Test func entitiesByNameComeFromTheCurrentCoordinatorsModel() throws {
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        #expect(NSEntityDescription.entity(forEntityName: "Album", in: context) == nil)
+        let albums = NSPersistentStoreCoordinator(managedObjectModel: TestStack.albumsModel())
+        context.persistentStoreCoordinator = albums
+        #expect(NSEntityDescription.entity(forEntityName: "Album", in: context) === albums.managedObjectModel
+            .entitiesByName["Album"])
+        let boxes = NSPersistentStoreCoordinator(managedObjectModel: SQLiteStoreTests.model())
+        context.persistentStoreCoordinator = boxes
+        #expect(NSEntityDescription.entity(forEntityName: "Album", in: context) == nil)
+        let box = try #require(NSEntityDescription.entity(forEntityName: "Box", in: context))
+        #expect(box === boxes.managedObjectModel.entitiesByName["Box"])
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = context
+        #expect(NSEntityDescription.entity(forEntityName: "Box", in: child) === box)
+        try child.performAndWait {
+            let made = NSEntityDescription.insertNewObject(forEntityName: "Box", into: child)
+            #expect(made.entity === box)
+        }
+        context.persistentStoreCoordinator = nil
+        #expect(NSEntityDescription.entity(forEntityName: "Box", in: context) == nil)
+    }
+
     @Test(arguments: TestStack.StoreKind.allCases)
     func notifications(kind: TestStack.StoreKind) throws {
         let context = try TestStack.context(TestStack.albumsModel(), kind)
