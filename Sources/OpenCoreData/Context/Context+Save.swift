@@ -86,7 +86,7 @@ extension NSManagedObjectContext {
                 store.generation += 1
             }
             coordinator.rowCache.forget(deleted.objects.lazy.map(\.objectID))
-            return coordinator.rowCache.rememberSaved(plan.snapshots.map(\.1), newRecords: inserted.count)
+            return coordinator.rowCache.rememberSaved(plan.snapshots, newRecords: inserted.count)
         }
     }
 
@@ -202,7 +202,7 @@ extension NSManagedObjectContext {
     /// `plan.snapshots`, by position.
     private func commit(_ plan: SavePlan, rows: [StoreRowCache.Row]) {
         registerPermanentIDs(of: inserted.objects, plan.permanentIDs)
-        for ((object, _), row) in zip(plan.snapshots, rows) { object.committedRow = row }
+        for (object, row) in zip(plan.savedObjects, rows) { object.committedRow = row }
         endSave()
     }
 

@@ -5,8 +5,11 @@
 struct SavePlan {
     var permanentIDs: [ObjectAddress: NSManagedObjectID] = [:]
     var changesByStore: [(NSPersistentStore, StoreChangeSet)] = []
-    /// The snapshot each saved object will have as its committed state.
-    var snapshots: [(NSManagedObject, StoreSnapshot)] = []
+    /// The saved objects, and by position the snapshot each will have as its committed state: two arrays,
+    /// so that the row cache takes the snapshots as they are (a list of pairs was mapped to a third copy of
+    /// each snapshot, its four references retained, then released).
+    var savedObjects: [NSManagedObject] = []
+    var snapshots: [StoreSnapshot] = []
     /// The to-one slots the plan rewrote in their objects, destination object to its ID (`writeToOnesAsIDs`).
     private var destinationsWrittenAsIDs: [WrittenDestination] = []
 
@@ -49,11 +52,13 @@ struct SavePlan {
             let layout = layouts.value(for: ObjectAddress(object.entity)) { SnapshotLayout(object.values.layout) }
             return self.snapshot(of: object, layout, in: context)
         }
+        savedObjects.reserveCapacity(context.inserted.count + context.updated.count)
         snapshots.reserveCapacity(context.inserted.count + context.updated.count)
         for object in context.inserted.objects {
             var snapshot = snapshot(of: object)
             snapshot.version = 1
-            snapshots.append((object, snapshot))
+            savedObjects.append(object)
+            snapshots.append(snapshot)
             try add(snapshot.objectID) { $0.inserted.append(snapshot) }
         }
         for object in context.updated.objects {
@@ -65,7 +70,8 @@ struct SavePlan {
             try add(snapshot.objectID) { $0.updated.append(snapshot) }
             snapshot.version += 1
             snapshot.changedSlots = nil
-            snapshots.append((object, snapshot))
+            savedObjects.append(object)
+            snapshots.append(snapshot)
         }
         for object in context.lockedObjects.objects where !object.hasChanges {
             guard let version = object.committedRow?.version, version > 0 else { continue }
@@ -158,14 +164,15 @@ struct SavePlan {
         if !layout.toOne.isEmpty, Self.isRecordAsHeld(object.values, layout) {
             writeToOnesAsIDs(of: object, layout, in: context)
         }
-        let values = object.values
+        // The object's values are read in place: a copy of them (`let values = object.values`) retained and
+        // released their layout, slots and overflow, ~130 instructions an object.
         // The attribute slots are the object's, shared until a relationship or cleared slot is written.
-        let slots = values.slots.isEmpty ? .empty(layout: values.layout) : values.slots
+        let slots = object.values.slots.isEmpty ? .empty(layout: object.values.layout) : object.values.slots
         var snapshot = StoreSnapshot(objectID: recordID(of: object, in: context) ?? object.objectID, version: 0,
-                                     layout: values.layout, values: slots)
+                                     layout: object.values.layout, values: slots)
         for slot in layout.cleared where !snapshot[slot].isNone { snapshot[slot] = .none }
         for slot in layout.toMany {
-            switch values[slot] {
+            switch object.values[slot] {
             case .objects(let set):
                 let ids = set.objects.compactMap { recordID(of: $0, in: context) }
                 snapshot[slot] = ids.isEmpty ? .none : .ids(ids)
@@ -174,7 +181,7 @@ struct SavePlan {
             }
         }
         for slot in layout.toOne {
-            switch values[slot] {
+            switch object.values[slot] {
             case .object(let destination):
                 snapshot[slot] = recordID(of: destination, in: context).map(SlotValue.id) ?? .none
             case .id, .none: continue

@@ -108,8 +108,9 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         frozen?.defaultedAttributes ?? attributesByName.values.filter { $0.defaultValue != nil }
     }
 
-    /// The transient attributes, which a loaded object starts at their
-    /// defaults; a stored list once the model is frozen.
+    /// Whether an attribute has a default value: what each object made asks first.
+    var hasDefaultedAttributes: Bool { frozen?.hasDefaultedAttributes ?? !defaultedAttributes.isEmpty }
+
     /// The properties a value can fail validation on (see `hasValidationRules`).
     var validatedProperties: [NSPropertyDescription] {
         frozen?.validatedProperties ?? properties.filter(\.hasValidationRules)
@@ -126,6 +127,8 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         frozen?.valueRequiredSlots ?? SlotSet(properties.indices.filter { properties[$0].onlyRequiresAValue })
     }
 
+    /// The transient attributes, which a loaded object starts at their
+    /// defaults; a stored list once the model is frozen.
     var transientAttributes: [NSAttributeDescription] {
         frozen?.transientAttributes ?? attributesByName.values.filter(\.isTransient)
     }
@@ -241,6 +244,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
         let relationshipsByName: [String: NSRelationshipDescription]
         let relationshipsInNameOrder: [NSRelationshipDescription]
         let defaultedAttributes: [NSAttributeDescription]
+        let hasDefaultedAttributes: Bool
         let transientAttributes: [NSAttributeDescription]
         let validatedProperties: [NSPropertyDescription]
         /// The slots (`slotLayout`) of `validatedProperties`.
@@ -264,6 +268,7 @@ open class NSEntityDescription: NSObject, NSCopying, ModelEditing, @unchecked Se
             self.relationshipsByName = relationshipsByName
             relationshipsInNameOrder = relationshipsByName.values.sorted { $0.name < $1.name }
             defaultedAttributes = attributesByName.values.filter { $0.defaultValue != nil }
+            hasDefaultedAttributes = !defaultedAttributes.isEmpty
             transientAttributes = attributesByName.values.filter(\.isTransient)
             validatedProperties = properties.filter(\.hasValidationRules)
             validatedSlots = SlotSet(properties.indices.filter { properties[$0].hasValidationRules })
