@@ -163,7 +163,7 @@ extension NSManagedObjectContext {
             slots.forEach { object.storeChange(record[$0], slot: $0) }
             return true
         }
-        object.eventBaseline = object.values
+        object.eventBaseline = object.values.slots
         var values = PropertyValues(layout: object.values.layout, slots: record.values)
         values.markChanged(slots)
         object.values = values

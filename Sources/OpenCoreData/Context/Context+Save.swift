@@ -58,7 +58,7 @@ extension NSManagedObjectContext {
             do {
                 let rows: [StoreRowCache.Row]
                 do { rows = try write(plan, with: coordinator) } catch {
-                    plan.restoreDestinations()
+                    plan.abandon()
                     throw error
                 }
                 commit(plan, rows: rows)
@@ -201,7 +201,7 @@ extension NSManagedObjectContext {
     /// Makes the saved state the context's: `rows` are the cached rows of
     /// `plan.snapshots`, by position.
     private func commit(_ plan: SavePlan, rows: [StoreRowCache.Row]) {
-        registerPermanentIDs(of: inserted.objects, plan.permanentIDs)
+        registerPermanentIDs(of: plan.objectsGettingPermanentIDs)
         for (object, row) in zip(plan.savedObjects, rows) { object.committedRow = row }
         endSave()
     }
@@ -236,35 +236,35 @@ extension NSManagedObjectContext {
             NSDeletedObjectsKey: notificationSet(of: savedDeleted),
         ])
         NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
-            NSInsertedObjectIDsKey: Set(sparse: savedInserted.map(\.objectID)),
-            NSUpdatedObjectIDsKey: Set(sparse: savedUpdated.map(\.objectID)),
-            NSDeletedObjectIDsKey: Set(sparse: savedDeleted.map(\.objectID)),
+            // Lazily mapped: an array of the IDs first cost an allocation and a retain and release an ID.
+            NSInsertedObjectIDsKey: Set(sparse: savedInserted.lazy.map(\.objectID)),
+            NSUpdatedObjectIDsKey: Set(sparse: savedUpdated.lazy.map(\.objectID)),
+            NSDeletedObjectIDsKey: Set(sparse: savedDeleted.lazy.map(\.objectID)),
         ])
     }
 
-    /// Moves the objects of `objects` that have an ID in `ids` to it, as
-    /// `reassign` does one by one. Every ID in `ids` is one object's of
-    /// `objects` (the plan's IDs for the inserted objects).
-    private func registerPermanentIDs(of objects: [NSManagedObject], _ ids: [ObjectAddress: NSManagedObjectID]) {
-        if hasChildren {
-            handPermanentIDsToChildren(objects.compactMap { object in
-                ids[ObjectAddress(object)].map { (object.objectID, $0) }
-            })
-        }
-        guard ids.count * 2 >= registered.storageCount else {
-            for object in objects { if let id = ids[ObjectAddress(object)] { reassign(object, to: id) } }
+    /// Moves `objects`, the plan's new objects, to the permanent IDs the plan
+    /// gave them (`plannedPermanentID`, which this clears), as `reassign`
+    /// does one by one.
+    private func registerPermanentIDs(of objects: [NSManagedObject]) {
+        if hasChildren { handPermanentIDsToChildren(objects.map { ($0.objectID, $0.plannedPermanentID!) }) }
+        guard objects.count * 2 >= registered.storageCount else {
+            for object in objects {
+                reassign(object, to: object.plannedPermanentID!)
+                object.plannedPermanentID = nil
+            }
             return
         }
         // Most registered objects move (a save of new objects): keeping the
         // others in a new table costs less than removing each temporary ID,
         // since each removal rehashes the entries after it. The moving objects
         // are the inserted ones with temporary IDs: the plan gave each of them
-        // an ID, so their flags say it without a lookup in `ids`. (No list of
-        // the moves: its pairs cost a retain and a release each.)
+        // an ID, so their flags say it without asking for the ID.
         registered.removeAll { object in object.hasTemporaryID && object.isInsertedFlag }
-        registered.reserveCapacity(forAdding: ids.count)
+        registered.reserveCapacity(forAdding: objects.count)
         for object in objects {
-            guard let id = ids[ObjectAddress(object)] else { continue }
+            let id = object.plannedPermanentID!
+            object.plannedPermanentID = nil
             object.objectID = id
             registered[id] = object
         }
@@ -284,10 +284,11 @@ extension NSManagedObjectContext {
     /// by the same temporary IDs take the permanent ones too.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
         guard let coordinator = persistentStoreCoordinator else { return }
-        let ids = try SavePlan.permanentIDs(for: objects.filter(\.hasTemporaryID), coordinator: coordinator)
+        // Each object once, however often `objects` lists it.
+        let needing = ManagedObjectSet(objects.filter(\.hasTemporaryID)).objects
+        let ids = try SavePlan.permanentIDs(for: needing, coordinator: coordinator)
         var moves: [(temporary: NSManagedObjectID, permanent: NSManagedObjectID)] = []
-        for object in objects {
-            guard let id = ids[ObjectAddress(object)] else { continue }
+        for (object, id) in zip(needing, ids) {
             moves.append((object.objectID, id))
             reassign(object, to: id)
         }

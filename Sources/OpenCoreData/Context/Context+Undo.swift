@@ -68,7 +68,7 @@ private struct UndoRecord {
         // An object inserted and deleted within the event never existed outside it.
         deleted = event.deleted.objects.filter { !event.wasInserted($0) }.map { ($0, $0.values) }
         for object in event.changed where !event.wasInserted(object) {
-            guard let baseline = object.eventBaseline, !baseline.slots.isEmpty else { continue }
+            guard let baseline = object.eventBaseline, !baseline.isEmpty else { continue }
             let slots = object.changedValuesForCurrentEvent().keys.compactMap { name in
                 object.values.layout.slotsByName[name].map { ($0, baseline[$0]) }
             }

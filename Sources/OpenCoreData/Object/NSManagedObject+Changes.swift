@@ -16,7 +16,7 @@ extension NSManagedObject {
     /// The properties changed since the last `processPendingChanges()`.
     public func changedValuesForCurrentEvent() -> [String: Any] {
         guard !isFaultStorage, let baseline = eventBaseline else { return [:] }
-        return changes(since: baseline.slots)
+        return changes(since: baseline)
     }
 
     /// Whether any persistent (non-transient) property differs from its saved value.

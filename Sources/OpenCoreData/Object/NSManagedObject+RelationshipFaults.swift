@@ -70,8 +70,8 @@ extension NSManagedObject {
         let value: SlotValue = ids.isEmpty ? .none : .ids(ids)
         guard values[slot].isUnread else { return }
         values.resolve(slot, to: value)
-        if var baseline = eventBaseline, baseline[slot].isUnread {
-            baseline.resolve(slot, to: value)
+        if var baseline = eventBaseline, slot < baseline.count, baseline[slot].isUnread {
+            baseline[slot] = value
             eventBaseline = baseline
         }
         if let row = committedRow, row.values[slot].isUnread {

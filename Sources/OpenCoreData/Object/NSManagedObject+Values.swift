@@ -117,7 +117,7 @@ extension NSManagedObject {
     public func willChangeValue(forKey key: String) {
         fireFaultIfNeeded()
         // What `changedValuesForCurrentEvent()` compares with when the change is a primitive set.
-        if eventBaseline == nil, hasContext { eventBaseline = values }
+        if eventBaseline == nil, hasContext { eventBaseline = values.slots }
     }
     /// Marks the end of a change started with `willChangeValue(forKey:)`:
     /// the context records the object as changed when `key` is one of its properties.
@@ -201,7 +201,7 @@ extension NSManagedObject {
     /// Stores `value` in `slot` and records the change with the context.
     func storeChange(_ value: consuming SlotValue, slot: Int) {
         fireFaultIfNeeded()
-        if eventBaseline == nil { eventBaseline = values }
+        if eventBaseline == nil { eventBaseline = values.slots }
         values[slot] = consume value
         withUnretainedContext { $0.objectDidChange(self) }
     }

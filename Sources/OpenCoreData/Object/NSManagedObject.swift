@@ -180,6 +180,11 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Whether the object has a context, asked without retaining it.
     var hasContext: Bool { contextStorage != nil }
 
+    /// Whether `context` is the object's context, asked without retaining either.
+    func isRegistered(in context: NSManagedObjectContext) -> Bool {
+        contextStorage?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
+    }
+
     /// Whether `other` has the same context as this object (or both none),
     /// asked without retaining either context.
     func sharesContext(with other: NSManagedObject) -> Bool {
@@ -222,9 +227,10 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// whose record was not read yet.
     var committedRow: StoreRowCache.Row?
     var committed: StoreSnapshot? { committedRow?.snapshot }
-    /// Values at the start of the current event, kept once the object
-    /// changes in the event (for `changedValuesForCurrentEvent()`).
-    var eventBaseline: PropertyValues? {
+    /// The slots at the start of the current event, kept once the object
+    /// changes in the event (for `changedValuesForCurrentEvent()`); laid out
+    /// as `values`.
+    var eventBaseline: SlotValues? {
         get { changeState?.eventBaseline }
         set {
             if let changeState {
@@ -277,6 +283,12 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         get { changeState?.updatedInEvent ?? 0 }
         set { if changeState != nil || newValue != 0 { madeChangeState.updatedInEvent = newValue } }
     }
+    /// The permanent ID the save being planned gives this new object; nil
+    /// outside a save's planning and commit (see `SavePlan`).
+    var plannedPermanentID: NSManagedObjectID? {
+        get { changeState?.plannedPermanentID }
+        set { if changeState != nil || newValue != nil { madeChangeState.plannedPermanentID = newValue } }
+    }
     /// Which of its context's inserted/updated/deleted lists hold the object.
     var listMarks: ContextListMarks {
         get { changeState?.listMarks ?? ContextListMarks() }
@@ -304,17 +316,19 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Attributes start at their default values.
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         precondition(!entity.isAbstractEntity, "Can't create an object of abstract entity \(entity.name ?? "")")
-        identity = .entity(entity)
         values = PropertyValues(layout: entity.slotLayout)
+        let hasDefaults = entity.hasDefaultedAttributes
+        // The entity's last use: the initializer's reference to it moves into the identity, no retain.
+        identity = .entity(entity)
         super.init()
         // Out of line: the loop's references (the layout, the list, each value) were retained and released
         // around it also for an entity without defaults, ~120 instructions an object made.
-        if entity.hasDefaultedAttributes { setDefaultValues(of: entity) }
+        if hasDefaults { setDefaultValues() }
         context?.insert(self)
     }
 
-    /// Gives each attribute of `entity` with a default value that value.
-    private func setDefaultValues(of entity: NSEntityDescription) {
+    /// Gives each attribute of the entity with a default value that value.
+    private func setDefaultValues() {
         for attribute in entity.defaultedAttributes {
             values[values.layout.slot(of: attribute)] = ValueCoercion.slotValue(attribute.defaultValue, for: attribute)
         }

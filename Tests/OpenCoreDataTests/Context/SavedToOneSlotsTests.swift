@@ -59,6 +59,8 @@ import GRDB
         #expect(error.code == NSManagedObjectConstraintMergeError)
         #expect(thing.values.toOne(at: slot).object === box)
         #expect(box.objectID.isTemporaryID && thing.hasChanges && box.hasChanges)
+        // The IDs the abandoned plan gave the new objects are gone with it (`SavePlan.abandon()`).
+        #expect(box.plannedPermanentID == nil && thing.plannedPermanentID == nil)
         #expect(thing.value(forKey: "box") as? NSManagedObject === box)
         thing.setValue("free", forKey: "name")
         try context.save()
@@ -66,6 +68,22 @@ import GRDB
         #expect(key > 1, "the refused save handed out the first key")
         #expect(try Self.saved(context, "SELECT ZBOX FROM ZTHING WHERE ZNAME = 'free'") == key)
         #expect(thing.value(forKey: "box") as? NSManagedObject === box)
+        #expect(box.plannedPermanentID == nil && thing.plannedPermanentID == nil, "a committed plan keeps no IDs")
+    }
+
+    /// `obtainPermanentIDs(for:)` gives an object listed twice one ID, and takes one key for it: the first
+    /// key of a new store, and the next new object's key follows it.
+    @Test func obtainingIDsForAnObjectListedTwiceTakesOneKey() throws {
+        let context = try TestStack.context(SQLiteStoreTests.model(), .sqlite)
+        let box = TestStack.insert("Box", into: context, ["name": "b"])
+        try context.obtainPermanentIDs(for: [box, box])
+        let key = try #require(box.objectID.primaryKey)
+        #expect(key == 1, "listing the object twice took a second key")
+        #expect(!box.objectID.isTemporaryID && context.object(with: box.objectID) === box)
+        let next = TestStack.insert("Box", into: context, ["name": "c"])
+        try context.save()
+        #expect(next.objectID.primaryKey == key + 1)
+        #expect(box.objectID.primaryKey == key)
     }
 
     /// A version conflict makes the save plan again, with new keys for the objects it inserts: the object

@@ -228,7 +228,8 @@ struct SQLiteRecordWriter {
             try bind(pk)
             try bind(Int64(row.entity.number))
         }
-        let previous = row.inserting || !row.hasExternalStorage ? [:] : try externalColumns(of: row.entity, pk: pk)
+        // Optional rather than empty: an empty dictionary literal is a call and a release a row.
+        let previous = row.inserting || !row.hasExternalStorage ? nil : try externalColumns(of: row.entity, pk: pk)
         for (position, slot, binding) in row.attributes {
             index += 1
             // Bound where the value lies: a copy of the slot retained and released a string's storage.
@@ -240,7 +241,7 @@ struct SQLiteRecordWriter {
             }
             let slotValue = record.pointee[slot]
             let (attribute, column) = row.entity.attributes[position]
-            let old = previous[column] ?? .null
+            let old = previous?[column] ?? .null
             let value = try SQLiteValueCoding.databaseValue(slotValue.any, for: attribute) { data in
                 try files.columnValue(data, for: attribute, previous: old)
             }
@@ -248,10 +249,13 @@ struct SQLiteRecordWriter {
             try statement.checkBinding(value.bind(to: sqliteStatement, at: index))
         }
         for (slot, hasEntityColumn) in row.foreignKeys {
-            let destination: NSManagedObjectID? = switch record.pointee[slot] {
-            case .id(let id): id
-            case .object(let object): object.objectID
-            default: nil
+            // Read in place: a copy of the slot retained and released the ID.
+            let destination: NSManagedObjectID? = record.pointee.values.withValue(at: slot) { value in
+                switch value {
+                case .id(let id): id
+                case .object(let object): object.objectID
+                default: nil
+                }
             }
             try bind(destination?.primaryKey)
             if hasEntityColumn { try bind(destination.flatMap { mapping.entity($0.entity)?.number }.map(Int64.init)) }
