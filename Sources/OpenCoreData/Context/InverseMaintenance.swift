@@ -8,7 +8,7 @@ extension NSManagedObject {
     /// this object from its old destination and `new` from its old owner.
     func setDestination(_ new: NSManagedObject?, of relationship: NSRelationshipDescription) {
         fireFaultIfNeeded()
-        let slot = slot(relationship.name)
+        let slot = values.layout.slot(of: relationship)
         let old = destination(slot)
         guard old !== new else { return }
         storeChange(new.map(SlotValue.object) ?? .none, slot: slot)
@@ -21,7 +21,7 @@ extension NSManagedObject {
     /// moving it away from its previous owner when the inverse is to-one.
     func addDestination(_ object: NSManagedObject, of relationship: NSRelationshipDescription, at index: Int? = nil) {
         fireFaultIfNeeded()
-        let added = changeRelated(relationship.name) { related in
+        let added = changeRelated(relationship) { related in
             index.map { related.insert(object, at: $0) } ?? related.append(object)
         }
         guard added else { return }
@@ -32,7 +32,7 @@ extension NSManagedObject {
     /// `object`'s inverse.
     func removeDestination(_ object: NSManagedObject, of relationship: NSRelationshipDescription) {
         fireFaultIfNeeded()
-        guard changeRelated(relationship.name, { $0.remove(object) }) else { return }
+        guard changeRelated(relationship, { $0.remove(object) }) else { return }
         if let inverse = relationship.inverseRelationship { object.unlink(self, via: inverse) }
     }
 
@@ -42,7 +42,7 @@ extension NSManagedObject {
     func removeDestinations(_ objects: [NSManagedObject], ofOneSide relationship: NSRelationshipDescription) {
         fireFaultIfNeeded()
         let gone = Set(objects.map(ObjectAddress.init))
-        changeRelated(relationship.name) { $0.remove(contentsOf: gone) }
+        changeRelated(relationship) { $0.remove(contentsOf: gone) }
     }
 
     /// Makes `objects` the destinations of the to-many `relationship`, in
@@ -85,7 +85,7 @@ extension NSManagedObject {
     private func unlink(_ object: NSManagedObject, via relationship: NSRelationshipDescription) {
         fireFaultIfNeeded()
         if relationship.isToMany {
-            changeRelated(relationship.name) { $0.remove(object) }
+            changeRelated(relationship) { $0.remove(object) }
         } else if destination(relationship.name) === object {
             storeChange(.none, forKey: relationship.name)
         }
@@ -96,7 +96,7 @@ extension NSManagedObject {
     private func link(_ object: NSManagedObject, via relationship: NSRelationshipDescription) {
         fireFaultIfNeeded()
         if relationship.isToMany {
-            changeRelated(relationship.name) { $0.append(object) }
+            changeRelated(relationship) { $0.append(object) }
             return
         }
         let previous = destination(relationship.name)
@@ -112,8 +112,10 @@ extension NSManagedObject {
     /// copying it for every added object made filling a relationship
     /// one object at a time quadratic.
     @discardableResult
-    private func changeRelated(_ key: String, _ change: (inout ManagedObjectSet) -> Bool) -> Bool {
-        let slot = slot(key)
+    private func changeRelated(_ relationship: NSRelationshipDescription,
+                               _ change: (inout ManagedObjectSet) -> Bool) -> Bool {
+        // By the relationship's own slot, not its name: no key lookup.
+        let slot = values.layout.slot(of: relationship)
         if eventBaseline != nil {
             // The set is moved out of its slot, not copied: a copy retained and released its two buffers
             // (~130 instructions a change). One not resolved yet is resolved in its slot first.
@@ -125,16 +127,17 @@ extension NSManagedObject {
             }
             guard case .objects(var related) = consume taken else { preconditionFailure("A to-many slot's set") }
             let changed = change(&related)
+            // Consumed: the set moves back into the slot, without a retain and release of its buffers.
             if changed {
-                storeChange(.objects(related), slot: slot)
+                storeChange(.objects(consume related), slot: slot)
             } else {
-                values.resolve(slot, to: .objects(related))
+                values.resolve(slot, to: .objects(consume related))
             }
             return changed
         }
         var related = resolvedToMany(slot)
         guard change(&related) else { return false }
-        storeChange(.objects(related), slot: slot)
+        storeChange(.objects(consume related), slot: slot)
         return true
     }
 }

@@ -68,7 +68,8 @@ struct PropertyValues {
     /// What the to-one `slot` holds, read in place as `anyValue(at:)` reads:
     /// the destination object, or its ID while unresolved; neither for none.
     func toOne(at slot: Int) -> (object: NSManagedObject?, id: NSManagedObjectID?) {
-        slot < slots.count ? slots[slot].toOne : (nil, nil)
+        // Through `withValue`: `slots[slot]` copied the value (a retain and a release of what it holds).
+        slot < slots.count ? slots.withValue(at: slot) { $0.toOne } : (nil, nil)
     }
 
     /// Puts `value`, the same value in another form (destination objects for
