@@ -5,16 +5,19 @@
 
 extension NSManagedObject {
     /// Makes `new` the destination of the to-one `relationship`, detaching
-    /// this object from its old destination and `new` from its old owner.
-    func setDestination(_ new: NSManagedObject?, of relationship: NSRelationshipDescription) {
+    /// this object from its old destination and `new` from its old owner;
+    /// false, changing nothing, when `new` is the destination already.
+    @discardableResult
+    func setDestination(_ new: NSManagedObject?, of relationship: NSRelationshipDescription) -> Bool {
         fireFaultIfNeeded()
         let slot = values.layout.slot(of: relationship)
         let old = destination(slot)
-        guard old !== new else { return }
+        guard old !== new else { return false }
         storeChange(new.map(SlotValue.object) ?? .none, slot: slot)
-        guard let inverse = relationship.inverseRelationship else { return }
+        guard let inverse = relationship.inverseRelationship else { return true }
         old?.unlink(self, via: inverse)
         new?.link(self, via: inverse)
+        return true
     }
 
     /// Adds `object` to the to-many `relationship` (at `index` when ordered),

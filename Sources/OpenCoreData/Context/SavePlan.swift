@@ -202,7 +202,7 @@ struct SavePlan {
     /// that will have none (inserted in this context, then deleted).
     private func recordID(of object: NSManagedObject, in context: NSManagedObjectContext) -> NSManagedObjectID? {
         // Only this context's objects: another context's may hold the ID its own save is planning.
-        if object.isRegistered(in: context), let id = object.plannedPermanentID { return id }
+        if object.belongs(to: context), let id = object.plannedPermanentID { return id }
         guard object.managedObjectContext === context || !object.hasTemporaryID else { return nil }
         return object.hasTemporaryID ? nil : object.objectID
     }

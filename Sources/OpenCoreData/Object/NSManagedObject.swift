@@ -181,7 +181,7 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     var hasContext: Bool { contextStorage != nil }
 
     /// Whether `context` is the object's context, asked without retaining either.
-    func isRegistered(in context: NSManagedObjectContext) -> Bool {
+    func belongs(to context: NSManagedObjectContext) -> Bool {
         contextStorage?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
     }
 
@@ -316,10 +316,9 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Attributes start at their default values.
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         precondition(!entity.isAbstractEntity, "Can't create an object of abstract entity \(entity.name ?? "")")
+        identity = .entity(entity)
         values = PropertyValues(layout: entity.slotLayout)
         let hasDefaults = entity.hasDefaultedAttributes
-        // The entity's last use: the initializer's reference to it moves into the identity, no retain.
-        identity = .entity(entity)
         super.init()
         // Out of line: the loop's references (the layout, the list, each value) were retained and released
         // around it also for an entity without defaults, ~120 instructions an object made.

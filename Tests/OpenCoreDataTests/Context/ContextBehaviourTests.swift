@@ -40,7 +40,7 @@ final class NotificationRecorder: @unchecked Sendable {
         let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         child.parent = context
         #expect(NSEntityDescription.entity(forEntityName: "Box", in: child) === box)
-        try child.performAndWait {
+        child.performAndWait {
             let made = NSEntityDescription.insertNewObject(forEntityName: "Box", into: child)
             #expect(made.entity === box)
         }

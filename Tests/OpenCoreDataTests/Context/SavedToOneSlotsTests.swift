@@ -106,3 +106,32 @@ import GRDB
         #expect(thing.value(forKey: "box") as? NSManagedObject === box)
     }
 }
+
+/// `setValue(_:forKey:)` of a to-one records its change through the set itself (`setDestination`), not
+/// `willChangeValue`/`didChangeValue` around it; a set to the destination the object has is still a
+/// change, as in Core Data, whose generated setters call them for any set.
+@Suite struct ToOneSetChangeTests {
+    @Test func aToOneSetRecordsTheChangeAndASetToTheSameDestinationCountsToo() throws {
+        let context = try TestStack.context(SQLiteStoreTests.model(), .sqlite)
+        let box = TestStack.insert("Box", into: context, ["name": "b"])
+        let thing = TestStack.insert("Thing", into: context, ["name": "t", "box": box])
+        try context.save()
+        #expect(!thing.hasChanges && !box.hasChanges)
+
+        thing.setValue(box, forKey: "box")
+        #expect(thing.isUpdated && context.updatedObjects == [thing])
+        #expect(thing.changedValues().isEmpty, "nothing differs from the saved values")
+        #expect(!box.hasChanges, "the inverse did not change")
+        context.rollback()
+
+        let other = TestStack.insert("Box", into: context, ["name": "c"])
+        thing.setValue(other, forKey: "box")
+        #expect(thing.isUpdated && box.isUpdated && other.isInserted)
+        #expect(thing.changedValues()["box"] as? NSManagedObject === other)
+        #expect(thing.changedValuesForCurrentEvent()["box"] as? NSManagedObject === other)
+        #expect((box.value(forKey: "things") as? NSOrderedSet)?.count == 0)
+        #expect((other.value(forKey: "things") as? NSOrderedSet)?.array.first as? NSManagedObject === thing)
+        try context.save()
+        #expect(try SavedToOneSlotsTests.saved(context, "SELECT ZBOX FROM ZTHING") == other.objectID.primaryKey)
+    }
+}
