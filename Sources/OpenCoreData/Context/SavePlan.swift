@@ -203,7 +203,6 @@ struct SavePlan {
     private func recordID(of object: NSManagedObject, in context: NSManagedObjectContext) -> NSManagedObjectID? {
         // Only this context's objects: another context's may hold the ID its own save is planning.
         if object.belongs(to: context), let id = object.plannedPermanentID { return id }
-        guard object.managedObjectContext === context || !object.hasTemporaryID else { return nil }
         return object.hasTemporaryID ? nil : object.objectID
     }
 
