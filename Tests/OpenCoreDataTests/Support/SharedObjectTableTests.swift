@@ -106,6 +106,24 @@ import Testing
         for (key, box) in live { #expect(table[key] === box) }
     }
 
+    /// A tag is never 0 (an empty bucket's), and the eight keys of a group
+    /// (`KeyHashMixing.grouped`), which share a probe run, get eight tags: a
+    /// lookup loads no other object of its group.
+    @Test func tagsAreNeverEmptyAndTellAGroupsKeysApart() {
+        var random = SeededGenerator(seed: 7)
+        for _ in 0..<2_000 {
+            let seed = Int.random(in: .min ... .max, using: &random)
+            let salt = Int.random(in: .min ... .max, using: &random)
+            let first = Int.random(in: 0..<1 << 40, using: &random) & ~7
+            let tags = (first..<first + 8).map {
+                SharedObjectTable<Box>.tag(of: KeyHashMixing.grouped($0, salt: salt, seed: seed))
+            }
+            #expect(!tags.contains(0))
+            #expect(Set(tags).count == 8, "seed \(seed), salt \(salt), keys from \(first)")
+            #expect(SharedObjectTable<Box>.tag(of: seed) != 0)
+        }
+    }
+
     /// A walk over many short-lived objects keeps the table small.
     @Test func shortLivedObjectsDoNotAccumulate() {
         let table = SharedObjectTable<Box>()
