@@ -104,11 +104,6 @@ final class SharedObjectTable<Element: AnyObject> {
             return addresses
         }
         UnsafeMutableRawPointer(buckets).deallocate()
-        releaseInAddressOrder(&addresses)
-    }
-
-    /// Releases the object at each of `addresses` once, in (nearly) the order of the addresses.
-    private static func releaseInAddressOrder(_ addresses: inout [UInt]) {
         arrangeByAddress(&addresses)
         for address in addresses { Unmanaged<Element>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release() }
     }
@@ -312,24 +307,18 @@ extension SharedObjectTable where Element: SharedTableElement {
     }
 
     /// One pass of `dropEveryUnshared()`.
-    /// The objects go in the order of their addresses, as when the table goes
-    /// away (`free`): a sweep after the application let go of a 100k fetch
-    /// frees the whole graph, and in the order of the buckets each object,
-    /// its slots and its ID missed the cache.
     private func dropUnshared() -> Bool {
-        guard let buckets, let tags else { return false }
-        var dropped: [UInt] = []
-        for bucket in 0..<capacity where tags[bucket] != 0 {
-            guard isKnownUniquelyReferenced(&buckets[bucket]!) else { continue }
-            // The table's reference moves to `dropped`.
-            let object = (buckets + bucket).move().unsafelyUnwrapped
-            (buckets + bucket).initialize(to: nil)
-            dropped.append(UInt(bitPattern: Unmanaged.passRetained(consume object).toOpaque()))
-            tags[bucket] = 0
-            storageCount -= 1
+        guard let buckets else { return false }
+        var dropped = false
+        for bucket in 0..<capacity where buckets[bucket] != nil {
+            if isKnownUniquelyReferenced(&buckets[bucket]!) {
+                buckets[bucket] = nil
+                tags.unsafelyUnwrapped[bucket] = 0
+                storageCount -= 1
+                dropped = true
+            }
         }
-        Self.releaseInAddressOrder(&dropped)
-        return !dropped.isEmpty
+        return dropped
     }
 
     /// What breaks the invariants above; empty when they hold. O(capacity), for tests.
