@@ -166,9 +166,20 @@ extension NSManagedObjectContext {
         // child's save brought, which the child's validation passed and nothing changed since, only when a
         // rule is on a transient property (the child's transient values stayed there). The last entity's
         // rules are remembered: a save's objects come in runs of one entity.
+        // Whether the object's class overrides a validation method, remembered for the last class asked
+        // about, as the rules are for the last entity (~45 instructions an object to read in the metadata).
+        var lastClass: ObjectIdentifier?, classValidates = true
+        func classCustomizesValidation(_ object: NSManagedObject) -> Bool {
+            let objectClass = ObjectIdentifier(type(of: object))
+            if objectClass != lastClass {
+                lastClass = objectClass
+                classValidates = ClassOverrides.customizeValidation(type(of: object))
+            }
+            return classValidates
+        }
         var lastEntity: NSEntityDescription?, hasRules = true, hasTransientRules = true
         func needsValidation(_ object: NSManagedObject) -> Bool {
-            guard !ClassOverrides.customizeValidation(type(of: object)) else { return true }
+            guard !classCustomizesValidation(object) else { return true }
             let entity = object.entity
             if entity !== lastEntity {
                 lastEntity = entity
@@ -182,7 +193,7 @@ extension NSManagedObjectContext {
         // and nothing else: never called for an entity without one (a cascade's thousands of deleted objects).
         var lastDeletedEntity: NSEntityDescription?, deniesDeletes = true
         func needsDeleteValidation(_ object: NSManagedObject) -> Bool {
-            guard !ClassOverrides.customizeValidation(type(of: object)) else { return true }
+            guard !classCustomizesValidation(object) else { return true }
             let entity = object.entity
             if entity !== lastDeletedEntity {
                 lastDeletedEntity = entity

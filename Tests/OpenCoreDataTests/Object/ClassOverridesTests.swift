@@ -108,6 +108,29 @@ import Testing
         #expect(other.value(forKey: "words") as? Int32 == 0)
         #expect(note.value(forKey: "words") as? Int32 == -5)
     }
+
+    /// A save asks each object's class whether it overrides validation, and
+    /// remembers the answer for the class it asked about last. With no rule
+    /// in the model, only that answer makes the save call an override:
+    /// objects of a class overriding `validateForInsert()` between objects
+    /// of one that does not, in either order, are each validated once.
+    @Test func objectsOfClassesThatDoAndDoNotOverrideValidateInOneSave() throws {
+        NSManagedObject.register(InsertCheckedNote.self)
+        let note = NSEntityDescription(name: "Note", className: "InsertCheckedNote")
+        let plain = NSEntityDescription(name: "Plain")
+        for entity in [note, plain] { entity.properties = [TestStack.attribute("title", .stringAttributeType)] }
+        let model = NSManagedObjectModel()
+        model.entities = [note, plain]
+        let context = try TestStack.context(model)
+        var notes: [InsertCheckedNote] = []
+        for index in 0..<6 {
+            if index % 3 != 1 { TestStack.insert("Plain", into: context, ["title": "p\(index)"]) }
+            let note = TestStack.insert("Note", into: context, ["title": "n\(index)"])
+            notes.append(try #require(note as? InsertCheckedNote))
+        }
+        try context.save()
+        #expect(notes.map(\.calls) == Array(repeating: ["insert"], count: 6))
+    }
 }
 
 /// A class whose validation overrides note what they were called for.
