@@ -180,8 +180,8 @@ extension NSManagedObjectContext {
         var lastEntity: NSEntityDescription?, hasRules = true, hasTransientRules = true
         func needsValidation(_ object: NSManagedObject) -> Bool {
             guard !classCustomizesValidation(object) else { return true }
-            let entity = object.entity
-            if entity !== lastEntity {
+            if !object.isOfEntity(lastEntity) {
+                let entity = object.entity
                 lastEntity = entity
                 hasRules = !entity.validatedProperties.isEmpty
                 hasTransientRules = entity.validatedProperties.contains(where: \.isTransient)
@@ -194,8 +194,8 @@ extension NSManagedObjectContext {
         var lastDeletedEntity: NSEntityDescription?, deniesDeletes = true
         func needsDeleteValidation(_ object: NSManagedObject) -> Bool {
             guard !classCustomizesValidation(object) else { return true }
-            let entity = object.entity
-            if entity !== lastDeletedEntity {
+            if !object.isOfEntity(lastDeletedEntity) {
+                let entity = object.entity
                 lastDeletedEntity = entity
                 deniesDeletes = entity.relationshipsInNameOrder.contains { $0.deleteRule == .denyDeleteRule }
             }
@@ -203,9 +203,20 @@ extension NSManagedObjectContext {
         }
         // Closures that call the methods: a method reference (`object.validateForUpdate`) is a partial
         // application, which retained the object twice more per call.
-        for object in deleted.objects where needsDeleteValidation(object) { collect { try object.validateForDelete() } }
-        for object in inserted.objects where needsValidation(object) { collect { try object.validateForInsert() } }
-        for object in updated.objects where needsValidation(object) { collect { try object.validateForUpdate() } }
+        // Each list is walked in a copy of it, whose objects are borrowed rather than retained one by one: a
+        // validation method may change the context's lists, not the copy.
+        func forEach(in objects: [NSManagedObject], _ body: (NSManagedObject) -> Void) {
+            objects.withUnsafeBufferPointer { objects in for index in objects.indices { body(objects[index]) } }
+        }
+        forEach(in: deleted.objects) { object in
+            if needsDeleteValidation(object) { collect { try object.validateForDelete() } }
+        }
+        forEach(in: inserted.objects) { object in
+            if needsValidation(object) { collect { try object.validateForInsert() } }
+        }
+        forEach(in: updated.objects) { object in
+            if needsValidation(object) { collect { try object.validateForUpdate() } }
+        }
         if let error = NSError.validation(combining: errors) { throw error }
     }
 

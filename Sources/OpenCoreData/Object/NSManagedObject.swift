@@ -15,6 +15,16 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         }
     }
 
+    /// Whether the object's entity is `entity`, asked without retaining it
+    /// (a save's validation asks it of every changed object).
+    func isOfEntity(_ entity: NSEntityDescription?) -> Bool {
+        switch identity {
+        case .entity(let own): own === entity
+        case .id(let id): id.family.entity === entity
+        case .record(let family, _): family.entity === entity
+        }
+    }
+
     /// The object's ID: temporary until the object is saved, then permanent.
     /// The temporary ID is made at first use: an object made as a fault gets
     /// its store's ID right after `init` or, made by a fetch of faults, at
