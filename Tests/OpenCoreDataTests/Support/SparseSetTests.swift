@@ -10,7 +10,7 @@ import Testing
             let elements = (0..<count).map { _ in Int.random(in: 0..<(count + 1), using: &generator) }
             let sparse = Set(sparse: elements)
             #expect(sparse == Set(elements))
-            #expect(sparse.capacity >= 2 * elements.count)
+            #expect(sparse.capacity >= 4 * elements.count)
         }
     }
 
