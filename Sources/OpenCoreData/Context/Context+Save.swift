@@ -127,10 +127,12 @@ extension NSManagedObjectContext {
         let before = appends()
         // The lists as they are now (a willSave() may append to them), each object once.
         let (insertedFirst, updatedFirst, deletedFirst) = (inserted, updated, deleted)
-        for object in insertedFirst.objects { object.willSave() }
-        for object in updatedFirst.objects where !insertedFirst.contains(object) { object.willSave() }
-        for object in deletedFirst.objects where !insertedFirst.contains(object) && !updatedFirst.contains(object) {
-            object.willSave()
+        insertedFirst.objects.forEachUnretained { $0.willSave() }
+        updatedFirst.objects.forEachUnretained { object in
+            if !insertedFirst.contains(object) { object.willSave() }
+        }
+        deletedFirst.objects.forEachUnretained { object in
+            if !insertedFirst.contains(object) && !updatedFirst.contains(object) { object.willSave() }
         }
         propagateDeletes()
         endEvent()
@@ -203,18 +205,15 @@ extension NSManagedObjectContext {
         }
         // Closures that call the methods: a method reference (`object.validateForUpdate`) is a partial
         // application, which retained the object twice more per call.
-        // Each list is walked in a copy of it, whose objects are borrowed rather than retained one by one: a
-        // validation method may change the context's lists, not the copy.
-        func forEach(in objects: [NSManagedObject], _ body: (NSManagedObject) -> Void) {
-            objects.withUnsafeBufferPointer { objects in for index in objects.indices { body(objects[index]) } }
-        }
-        forEach(in: deleted.objects) { object in
+        // Each list is walked in a copy of it (a validation method may change the context's lists).
+        let (deletedNow, insertedNow, updatedNow) = (deleted.objects, inserted.objects, updated.objects)
+        deletedNow.forEachUnretained { object in
             if needsDeleteValidation(object) { collect { try object.validateForDelete() } }
         }
-        forEach(in: inserted.objects) { object in
+        insertedNow.forEachUnretained { object in
             if needsValidation(object) { collect { try object.validateForInsert() } }
         }
-        forEach(in: updated.objects) { object in
+        updatedNow.forEachUnretained { object in
             if needsValidation(object) { collect { try object.validateForUpdate() } }
         }
         if let error = NSError.validation(combining: errors) { throw error }
@@ -234,7 +233,7 @@ extension NSManagedObjectContext {
     func endSave() {
         let savedInserted = inserted.objects, savedUpdated = updated.objects, savedDeleted = deleted.objects
         for objects in [savedInserted, savedUpdated] {
-            for object in objects {
+            objects.forEachUnretained { object in
                 object.isInsertedFlag = false
                 object.isUpdatedFlag = false
                 object.values.forgetChanges()
@@ -251,7 +250,7 @@ extension NSManagedObjectContext {
             forget(object)
             object.invalidate()
         }
-        for objects in [savedInserted, savedUpdated, savedDeleted] { objects.forEach { $0.didSave() } }
+        for objects in [savedInserted, savedUpdated, savedDeleted] { objects.forEachUnretained { $0.didSave() } }
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: [
             NSInsertedObjectsKey: notificationSet(of: savedInserted),
             NSUpdatedObjectsKey: notificationSet(of: savedUpdated),
