@@ -162,12 +162,6 @@ extension NSManagedObjectContext {
                 }
             }
         }
-        // Whether the save validates `object`. A class overriding a validation method: always. Otherwise
-        // (a plain NSManagedObject, or a class like Xcode's generated ones) validateForInsert() and
-        // validateForUpdate() check the entity's rules and nothing else: never without rules; and values a
-        // child's save brought, which the child's validation passed and nothing changed since, only when a
-        // rule is on a transient property (the child's transient values stayed there). The last entity's
-        // rules are remembered: a save's objects come in runs of one entity.
         // Whether the object's class overrides a validation method, remembered for the last class asked
         // about, as the rules are for the last entity (~45 instructions an object to read in the metadata).
         var lastClass: ObjectIdentifier?, classValidates = true
@@ -179,6 +173,12 @@ extension NSManagedObjectContext {
             }
             return classValidates
         }
+        // Whether the save validates `object`. A class overriding a validation method: always. Otherwise
+        // (a plain NSManagedObject, or a class like Xcode's generated ones) validateForInsert() and
+        // validateForUpdate() check the entity's rules and nothing else: never without rules; and values a
+        // child's save brought, which the child's validation passed and nothing changed since, only when a
+        // rule is on a transient property (the child's transient values stayed there). The last entity's
+        // rules are remembered: a save's objects come in runs of one entity.
         var lastEntity: NSEntityDescription?, hasRules = true, hasTransientRules = true
         func needsValidation(_ object: NSManagedObject) -> Bool {
             guard !classCustomizesValidation(object) else { return true }
