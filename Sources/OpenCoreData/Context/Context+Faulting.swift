@@ -116,12 +116,14 @@ extension NSManagedObjectContext {
             let read = readDestinations(of: group.map(\.objectID), via: toMany, reading: reading(toMany))
             // Versions are read only for a to-many whose inverse is a to-one (`deletesWithoutValues`).
             let inverse = read.versions.isEmpty ? nil : toMany.inverseRelationship
+            if inverse != nil {
+                result.unread.reserveCapacity(read.versions.values.reduce(result.unread.count) { $0 + $1.count })
+            }
             for object in group {
                 let destinations = read.destinations[object.objectID] ?? []
                 object.fillUnreadToMany(slot, with: destinations)
-                guard let inverse else { continue }
-                for id in destinations {
-                    guard let version = read.versions[ObjectKey(id)] else { continue }
+                guard let inverse, let versions = read.versions[object.objectID] else { continue }
+                for (id, version) in zip(destinations, versions) {
                     result.unread[ObjectKey(id)] = UnreadDestination(version: version, owner: object, via: toMany,
                                                                     inverse: inverse)
                 }
@@ -145,20 +147,20 @@ extension NSManagedObjectContext {
     /// parent has them). A store that reads no versions gives the records instead.
     private func readDestinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription,
                                   reading: DestinationReading)
-        -> (destinations: [ObjectKey: [NSManagedObjectID]], rows: [StoreRowCache.Row], versions: [ObjectKey: Int64]) {
+        -> (destinations: [ObjectKey: [NSManagedObjectID]], rows: [StoreRowCache.Row], versions: [ObjectKey: [Int64]]) {
         if let parent {
             return (askParent(parent) { parent.destinationsForChild(ids, via: relationship, self) }, [], [:])
         }
         guard let coordinator = persistentStoreCoordinator else { return ([:], [], [:]) }
         var result: [ObjectKey: [NSManagedObjectID]] = [:], rows: [StoreRowCache.Row] = []
-        var versions: [ObjectKey: Int64] = [:]
+        var versions: [ObjectKey: [Int64]] = [:]
         let byStore = Dictionary(grouping: ids.filter { $0.persistentStore != nil }) {
             ObjectAddress($0.persistentStore!)
         }
         for ids in byStore.values {
             let store = ids[0].persistentStore!
             typealias Read = (destinations: [ObjectKey: [NSManagedObjectID]], rows: [StoreRowCache.Row],
-                              versions: [ObjectKey: Int64])
+                              versions: [ObjectKey: [Int64]])
             let read = try? readStores(coordinator) { cache -> Read in
                 if reading == .versions, let read = try store.destinationsWithVersions(of: ids, via: relationship) {
                     return (read.destinations, [], read.versions)
@@ -167,9 +169,11 @@ extension NSManagedObjectContext {
                 let (destinations, records) = try store.destinationsWithRecords(of: ids, via: relationship)
                 return (destinations, cache.rememberRead(contentsOf: records), [:])
             }
-            result.merge(read?.destinations ?? [:]) { first, _ in first }
-            rows += read?.rows ?? []
-            versions.merge(read?.versions ?? [:]) { first, _ in first }
+            guard let read else { continue }
+            // The first store's read taken as it is: merging it into empty tables rehashed every destination.
+            if result.isEmpty { result = read.destinations } else { result.merge(read.destinations) { a, _ in a } }
+            rows += read.rows
+            if versions.isEmpty { versions = read.versions } else { versions.merge(read.versions) { a, _ in a } }
         }
         return (result, rows, versions)
     }

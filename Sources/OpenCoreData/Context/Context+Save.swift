@@ -246,8 +246,13 @@ extension NSManagedObjectContext {
         deleted = ContextObjectList(.deleted)
         deferredDeletes = [:]
         lockedObjects = ManagedObjectSet()
+        // A save deleting most registered objects (a cascade's) takes them out of the registry in one pass:
+        // removing each closed its gap in the table (~300 instructions an object). The deleted flags are
+        // still set, and only the deleted objects have them.
+        let unregistersEach = savedDeleted.count * 2 < registered.storageCount
+        if !unregistersEach { registered.removeAll { $0.isDeletedFlag } }
         for object in savedDeleted {
-            forget(object)
+            forget(object, unregistering: unregistersEach)
             object.invalidate()
         }
         for objects in [savedInserted, savedUpdated, savedDeleted] { objects.forEachUnretained { $0.didSave() } }
@@ -332,7 +337,7 @@ extension NSManagedObjectContext {
     public func rollback() {
         let discarded = inserted.objects
         let restored = updated.objects + deleted.objects.filter { !$0.isInsertedFlag }
-        discarded.forEach(forget)
+        discarded.forEach { forget($0) }
         pendingDeletes = []
         for object in restored {
             object.isUpdatedFlag = false

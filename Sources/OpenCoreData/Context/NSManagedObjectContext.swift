@@ -399,11 +399,14 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     /// Drops `object` from the context entirely: it keeps its values but no
-    /// longer has a context.
-    func forget(_ object: NSManagedObject) {
+    /// longer has a context. `unregistering` false: the caller took it out
+    /// of the registry already.
+    func forget(_ object: NSManagedObject, unregistering: Bool = true) {
         // One lookup: the entry goes only when it is this object.
-        registered.updateValue(forKey: object.registryKey) { entry in
-            if entry === object { entry = nil }
+        if unregistering {
+            registered.updateValue(forKey: object.registryKey) { entry in
+                if entry === object { entry = nil }
+            }
         }
         // Most contexts retain nothing: an empty table is not hashed into.
         if !retained.isEmpty { retained[ObjectAddress(object)] = nil }

@@ -87,10 +87,7 @@ struct SavePlan {
         for object in context.deleted.objects where !object.hasTemporaryID {
             // A delete left a fault (Context+DeferredDeletes.swift) requires the version its cascade read.
             let version = object.committedRow?.version ?? context.deferredDeletes[ObjectAddress(object)]?.version ?? 0
-            try add(object.objectID) { changes in
-                changes.deleted.append(object.objectID)
-                if version > 0 { changes.deletedVersions.append((object.objectID, version)) }
-            }
+            try add(object.objectID) { $0.appendDeleted(object.objectID, version: version) }
         }
         changesByStore = stores.map { store, changes in
             var changes = changes

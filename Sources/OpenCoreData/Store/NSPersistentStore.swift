@@ -107,12 +107,12 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// The destinations of the to-many `relationship` of each record of
     /// `ids` (as `destinations(of:via:)`), with each destination's version
-    /// (`Z_OPT`, which the save's delete requires): what deleting
-    /// destinations whose rules need none of their values reads. Nil when
-    /// the store has no versions to read without the records; the caller
-    /// reads those then.
+    /// (`Z_OPT`, which the save's delete requires; by owner, in the order of
+    /// its destinations): what deleting destinations whose rules need none
+    /// of their values reads. Nil when the store has no versions to read
+    /// without the records; the caller reads those then.
     func destinationsWithVersions(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription)
-        throws -> (destinations: [ObjectKey: [NSManagedObjectID]], versions: [ObjectKey: Int64])? {
+        throws -> (destinations: [ObjectKey: [NSManagedObjectID]], versions: [ObjectKey: [Int64]])? {
         nil
     }
 

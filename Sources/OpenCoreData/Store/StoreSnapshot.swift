@@ -99,8 +99,9 @@ public struct StoreChangeSet: Sendable {
     public var updated: [StoreSnapshot] = []
     /// Records to remove.
     public var deleted: [NSManagedObjectID] = []
-    /// The version the context last read of the deleted records it read.
-    var deletedVersions: [(id: NSManagedObjectID, version: Int64)] = []
+    /// The version the context last read of each record of `deleted`, by
+    /// position (`appendDeleted(_:version:)`); 0, or no entry, for none.
+    private(set) var versionsOfDeleted: [Int64] = []
     /// Records the save does not change but checks, with the version the
     /// context read (`detectConflicts(for:)`).
     var lockedVersions: [(id: NSManagedObjectID, version: Int64)] = []
@@ -112,6 +113,26 @@ public struct StoreChangeSet: Sendable {
 
     /// Whether the save changes nothing.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+    /// Adds `id` to the deleted records, to be deleted at `version` (0 for any).
+    mutating func appendDeleted(_ id: NSManagedObjectID, version: Int64) {
+        if versionsOfDeleted.count < deleted.count {
+            versionsOfDeleted += repeatElement(0, count: deleted.count - versionsOfDeleted.count)
+        }
+        deleted.append(id)
+        versionsOfDeleted.append(max(version, 0))
+    }
+
+    /// The deleted records the context read a version of, with that version.
+    var deletedVersions: [(id: NSManagedObjectID, version: Int64)] {
+        zip(deleted, versionsOfDeleted).filter { $0.1 > 0 }.map { ($0.0, $0.1) }
+    }
+
+    /// `versionsOfDeleted`, one for every record of `deleted`.
+    func versionsOfEveryDeleted() -> [Int64] {
+        versionsOfDeleted.count >= deleted.count ? Array(versionsOfDeleted.prefix(deleted.count))
+            : versionsOfDeleted + repeatElement(0, count: deleted.count - versionsOfDeleted.count)
+    }
 }
 
 /// What a store needs to answer a fetch: the entity and the request's

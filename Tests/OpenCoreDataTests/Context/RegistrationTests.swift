@@ -107,4 +107,33 @@ import Testing
             #expect(TestStack.names(TestStack.set(album, "photos")) == ["p"])
         }
     }
+
+    /// A save's deleted objects leave the registry, and the others stay, both
+    /// when it deletes a few of the registered objects (each taken out) and
+    /// when it deletes most of them (all taken out in one pass over the
+    /// registry): the registered objects are the kept ones, a kept ID gives
+    /// its own object, a deleted one no registered object.
+    @Test(arguments: TestStack.StoreKind.allCases, [2, 9])
+    func deletedObjectsLeaveTheRegistryAtTheSave(kind: TestStack.StoreKind, deleting count: Int) throws {
+        let context = try Self.savedContext(kind, photos: 10)
+        try context.performAndWait { () throws in
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.sortDescriptors = [NSSortDescriptor(key: "index", ascending: true)]
+            let photos = try context.fetch(request)
+            let (doomed, kept) = (photos.prefix(count), photos.dropFirst(count))
+            for photo in doomed { context.delete(photo) }
+            let deletedIDs = doomed.map(\.objectID)
+            try context.save()
+            #expect(context.registeredObjects == Set(kept))
+            #expect(kept.allSatisfy { context.registeredObject(for: $0.objectID) === $0 })
+            #expect(kept.allSatisfy { context.object(with: $0.objectID) === $0 })
+            #expect(deletedIDs.allSatisfy { context.registeredObject(for: $0) == nil })
+            #expect(doomed.allSatisfy { $0.managedObjectContext == nil })
+            #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 10 - count)
+            // Kept objects still change and save.
+            kept.first?.setValue("renamed", forKey: "name")
+            try context.save()
+            #expect(context.registeredObjects.count == 10 - count)
+        }
+    }
 }

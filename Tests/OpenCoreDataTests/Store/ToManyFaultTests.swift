@@ -223,6 +223,45 @@ import Testing
         }
     }
 
+    /// The versions a cascade reads go with their photos, album by album:
+    /// photos saved again since (at a version above 1) in every album, and
+    /// albums deleted in an order other than the query's, are deleted at the
+    /// versions they have, so the save finds no conflict; and only the one
+    /// photo changed elsewhere after the read makes the save fail.
+    @Test func aCascadesVersionsStayWithTheirPhotos() throws {
+        let (context, _) = try Self.albums()
+        let other = TestStack.sibling(of: context)
+        func renamePhotos(_ names: [String], in context: NSManagedObjectContext,
+                          to newName: (String) -> String) throws {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.predicate = NSPredicate(format: "name IN %@", names)
+            let photos = try context.fetch(request)
+            #expect(photos.count == names.count)
+            for photo in photos { photo.setValue(newName(photo.value(forKey: "name") as! String), forKey: "name") }
+            try context.save()
+        }
+        // Versions 2 and 3 among version-1 photos, in each album.
+        try other.performAndWait { () throws in
+            try renamePhotos(["p0-2", "p1-5", "p2-9", "p2-0"], in: other) { $0 + "x" }
+            try renamePhotos(["p0-2x", "p2-0x"], in: other) { $0 + "y" }
+        }
+        try context.performAndWait { () throws in
+            for album in try Self.fetchAlbums(context).reversed() { context.delete(album) }
+            context.processPendingChanges()
+            #expect(context.deletedObjects.filter { $0.entity.name == "Photo" && $0.isFault }.count == 30)
+        }
+        try other.performAndWait { () throws in try renamePhotos(["p1-5x"], in: other) { $0 + "z" } }
+        try context.performAndWait { () throws in
+            let error = try #require(throws: NSError.self) { try context.save() }
+            #expect(error.code == NSManagedObjectMergeError)
+            let conflicts = try #require(error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict])
+            #expect(conflicts.map { $0.sourceObject.objectID.uriRepresentation().lastPathComponent } == ["p16"])
+            context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+            try context.save()
+            #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
+        }
+    }
+
     /// Deleting photos of several albums removes each from its album's
     /// photos: the albums' to-many relationships are read together, not one
     /// album at a time.

@@ -249,16 +249,17 @@ struct SQLiteRecordReader {
         case records
     }
 
-    /// `destinations(of:via:)`, and the destinations' versions or records as `reading` asks.
+    /// `destinations(of:via:)`, and the destinations' records or versions as `reading` asks: the versions by
+    /// owner key, in the order of its destinations.
     func destinations(of keys: [Int64], via relationship: NSRelationshipDescription, reading: DestinationColumns)
-        throws -> (destinations: [Int64: [NSManagedObjectID]], records: [StoreSnapshot], versions: [ObjectKey: Int64]) {
+        throws -> (destinations: [Int64: [NSManagedObjectID]], records: [StoreSnapshot], versions: [Int64: [Int64]]) {
         guard let owner = relationship.entity.flatMap(store.mapping.entity),
               let storage = owner.relationships.first(where: { $0.relationship === relationship })?.storage,
               let destinationEntity = relationship.destinationEntity.flatMap(store.mapping.entity)
         else { return ([:], [], [:]) }
         let destinationTable = destinationEntity.table
         let families = SQLiteIDFamilies(store: store, numbers: destinationEntity.numbers)
-        var found: [Int64: [NSManagedObjectID]] = [:], records: [StoreSnapshot] = [], versions: [ObjectKey: Int64] = [:]
+        var lists = DestinationLists(), records: [StoreSnapshot] = []
         for chunk in SQLiteKeyList.chunks(of: keys) {
             guard let sql = Self.destinationQuery(storage, destinationTable: destinationTable,
                                                   owners: chunk.placeholders, reading: reading)
@@ -272,16 +273,42 @@ struct SQLiteRecordReader {
                 guard let source = columns.integer(0), let key = columns.integer(1),
                       let number = columns.integer(2).flatMap({ Int(exactly: $0) }),
                       let destination = families.objectID(entityNumber: number, primaryKey: key) else { return }
-                found[source, default: []].append(destination)
                 if let layout, let record = snapshot(of: destination, from: columns, layout: layout) {
                     records.append(record)
-                } else if reading == .versions {
-                    // A version that is no integer (a damaged file) checks nothing: the delete goes by key alone.
-                    versions[ObjectKey(destination)] = columns.integer(3) ?? 0
                 }
+                // A version that is no integer (a damaged file) checks nothing: the delete goes by key alone.
+                lists.append(destination, of: source, version: reading == .versions ? columns.integer(3) ?? 0 : nil)
             }
         }
-        return (found, records, versions)
+        lists.fileOwner()
+        return (lists.destinations, records, lists.versions)
+    }
+
+    /// The destinations of a to-many read, by owner key, and their versions when read (by owner, in the
+    /// order of its destinations). The rows come by owner (the query's order), so an owner's destinations
+    /// are gathered in one list and filed once, not looked up by owner for every row.
+    private struct DestinationLists {
+        var destinations: [Int64: [NSManagedObjectID]] = [:], versions: [Int64: [Int64]] = [:]
+        private var owner: Int64 = 0, ownerDestinations: [NSManagedObjectID] = [], ownerVersions: [Int64] = []
+
+        mutating func append(_ destination: NSManagedObjectID, of owner: Int64, version: Int64?) {
+            if owner != self.owner {
+                fileOwner()
+                self.owner = owner
+            }
+            ownerDestinations.append(destination)
+            if let version { ownerVersions.append(version) }
+        }
+
+        /// Files the current owner's destinations (and versions) under its key.
+        mutating func fileOwner() {
+            guard !ownerDestinations.isEmpty else { return }
+            destinations[owner, default: []].append(contentsOf: ownerDestinations)
+            ownerDestinations.removeAll(keepingCapacity: true)
+            guard !ownerVersions.isEmpty else { return }
+            versions[owner, default: []].append(contentsOf: ownerVersions)
+            ownerVersions.removeAll(keepingCapacity: true)
+        }
     }
 
     /// The query for the destinations of the records whose keys go in

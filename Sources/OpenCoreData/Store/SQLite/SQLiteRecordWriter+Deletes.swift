@@ -12,49 +12,68 @@ import GRDBSQLite
 
 extension SQLiteRecordWriter {
     /// Deletes the rows of `ids` with their join rows; returns the records
-    /// whose row of a known version (`versions`, none or 0 for any) was gone or had changed.
-    func delete(_ ids: [NSManagedObjectID], versions: [ObjectKey: Int64]) throws -> [NSManagedObjectID] {
+    /// whose row of a known version (`versions`, by position; 0 for any) was gone or had changed.
+    func delete(_ ids: [NSManagedObjectID], versions: [Int64]) throws -> [NSManagedObjectID] {
         // By entity, not by table: the entities of one table (a hierarchy) differ in their join tables.
         // A save lists an entity's records together, so the group is looked up only when the entity changes.
-        var groups: [[NSManagedObjectID]] = [], groupOfEntity: [ObjectAddress: Int] = [:]
+        var groups: [DeletedRecords] = [], groupOfEntity: [ObjectAddress: Int] = [:]
         var seen = Set<ObjectKey>(minimumCapacity: ids.count)
         var current: (entity: NSEntityDescription, group: Int)?
-        for id in ids where seen.insert(ObjectKey(id)).inserted {
+        for (id, version) in zip(ids, versions) where seen.insert(ObjectKey(id)).inserted {
             let entity = id.entity
             if current?.entity !== entity {
                 let group = groupOfEntity[ObjectAddress(entity)] ?? groups.count
                 if group == groups.count {
-                    groups.append([])
+                    groups.append(DeletedRecords())
                     groupOfEntity[ObjectAddress(entity)] = group
                 }
                 current = (entity, group)
             }
-            groups[current!.group].append(id)
+            groups[current!.group].append(id, version: version)
         }
         var stale: [NSManagedObjectID] = []
-        for ids in groups {
-            let entity = try entity(of: ids[0])
-            if let unsavable = ids.first(where: { $0.primaryKey == nil }) { throw self.unsavable(unsavable) }
-            for chunk in stride(from: 0, to: ids.count, by: SQLiteKeyList.maximumCount) {
-                let records = Array(ids[chunk..<min(chunk + SQLiteKeyList.maximumCount, ids.count)])
-                stale += try delete(records, of: entity, versions: versions)
+        for group in groups {
+            let entity = try entity(of: group.ids[0])
+            if let unsavable = group.ids.first(where: { $0.primaryKey == nil }) { throw self.unsavable(unsavable) }
+            for chunk in stride(from: 0, to: group.ids.count, by: SQLiteKeyList.maximumCount) {
+                let end = min(chunk + SQLiteKeyList.maximumCount, group.ids.count)
+                stale += try delete(group.ids[chunk..<end], of: entity, versions: group.versions[chunk..<end])
             }
         }
         return stale
     }
 
+    /// Records of one entity to delete, each with the version its delete requires (0: any).
+    private struct DeletedRecords {
+        var ids: [NSManagedObjectID] = [], versions: [Int64] = []
+
+        mutating func append(_ id: NSManagedObjectID, version: Int64) {
+            ids.append(id)
+            versions.append(max(version, 0))
+        }
+    }
+
     /// Deletes the rows of `ids`, all of `entity`: one statement per version
     /// the records were read at (`… AND Z_OPT = ?`; none for records never
-    /// read). When fewer rows go than asked, the deletes are undone (a
+    /// read, version 0). When fewer rows go than asked, the deletes are undone (a
     /// savepoint) and the records gone or at another version are returned.
-    private func delete(_ ids: [NSManagedObjectID], of entity: SQLiteMapping.Entity,
-                        versions: [ObjectKey: Int64]) throws -> [NSManagedObjectID] {
+    private func delete(_ ids: ArraySlice<NSManagedObjectID>, of entity: SQLiteMapping.Entity,
+                        versions: ArraySlice<Int64>) throws -> [NSManagedObjectID] {
         let keys = ids.map { $0.primaryKey! }
         // The files of external data the rows name go once the rows are gone.
         let hasExternalStorage = entity.attributes.contains { $0.attribute.allowsExternalBinaryDataStorage }
         let previous = hasExternalStorage ? try keys.flatMap { try externalColumns(of: entity, pk: $0).values } : []
-        var byVersion: [Int64: [Int64]] = [:]
-        for id in ids { byVersion[max(versions[ObjectKey(id)] ?? 0, 0), default: []].append(id.primaryKey!) }
+        // A save's records mostly share one version (1 for rows never updated): the last one's list is
+        // reused without hashing the version.
+        var byVersion: [Int64: [Int64]] = [:], lastVersion: Int64 = -1, lastKeys: [Int64] = []
+        for (key, version) in zip(keys, versions) {
+            if version != lastVersion {
+                if !lastKeys.isEmpty { byVersion[lastVersion, default: []] += lastKeys }
+                (lastVersion, lastKeys) = (version, byVersion.removeValue(forKey: version) ?? [])
+            }
+            lastKeys.append(key)
+        }
+        if !lastKeys.isEmpty { byVersion[lastVersion, default: []] += lastKeys }
         let checksVersions = byVersion.keys.contains { $0 > 0 }
         if checksVersions { try db.execute(sql: "SAVEPOINT ocd_delete") }
         var stale: [NSManagedObjectID] = []
@@ -116,16 +135,14 @@ extension SQLiteRecordWriter {
     /// After a delete that missed rows: undoes it (back to the savepoint)
     /// and returns the records of a known version whose row is gone or at
     /// another version.
-    private func staleRecords(_ ids: [NSManagedObjectID], of entity: SQLiteMapping.Entity,
-                              versions: [ObjectKey: Int64]) throws -> [NSManagedObjectID] {
+    private func staleRecords(_ ids: ArraySlice<NSManagedObjectID>, of entity: SQLiteMapping.Entity,
+                              versions: ArraySlice<Int64>) throws -> [NSManagedObjectID] {
         try db.execute(sql: "ROLLBACK TO ocd_delete")
         let list = SQLiteKeyList(keys: ids.map { $0.primaryKey! }[...])
         let current = try Row.fetchAll(list.statement(
             "SELECT Z_PK, Z_OPT FROM \(entity.table) WHERE Z_PK IN (\(list.placeholders))", in: db))
         let versionByKey = Dictionary(current.map { ($0[0] as Int64, $0[1] as Int64) }, uniquingKeysWith: { a, _ in a })
-        return ids.filter { id in
-            let version = versions[ObjectKey(id)] ?? 0
-            return version > 0 && versionByKey[id.primaryKey!] != version
-        }
+        return zip(ids, versions).filter { id, version in version > 0 && versionByKey[id.primaryKey!] != version }
+            .map(\.0)
     }
 }

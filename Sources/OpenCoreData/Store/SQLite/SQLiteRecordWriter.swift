@@ -31,9 +31,7 @@ struct SQLiteRecordWriter {
     /// optimistic locking: `… WHERE Z_PK = ? AND Z_OPT = ?` matched no row),
     /// after which the caller must roll the transaction back.
     func apply(_ changes: StoreChangeSet) throws -> [NSManagedObjectID] {
-        let deletedVersions = Dictionary(changes.deletedVersions.map { (ObjectKey($0.id), $0.version) },
-                                         uniquingKeysWith: { first, _ in first })
-        var stale = try delete(changes.deleted, versions: deletedVersions)
+        var stale = try delete(changes.deleted, versions: changes.versionsOfEveryDeleted())
         var statements = RowStatements()
         // Updates before inserts: a record may give up a unique value that a new record takes.
         var updatedRows: [RowStatement] = [], insertedRows: [RowStatement] = []

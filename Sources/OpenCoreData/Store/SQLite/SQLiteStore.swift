@@ -197,14 +197,14 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     /// One query per 512 owners reads the destinations and their rows' versions.
     override func destinationsWithVersions(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription)
-        throws -> (destinations: [ObjectKey: [NSManagedObjectID]], versions: [ObjectKey: Int64])? {
+        throws -> (destinations: [ObjectKey: [NSManagedObjectID]], versions: [ObjectKey: [Int64]])? {
         let read = try destinations(of: ids, via: relationship, reading: .versions)
         return (read.destinations, read.versions)
     }
 
     private func destinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription,
                               reading: SQLiteRecordReader.DestinationColumns) throws
-        -> (destinations: [ObjectKey: [NSManagedObjectID]], records: [StoreSnapshot], versions: [ObjectKey: Int64]) {
+        -> (destinations: [ObjectKey: [NSManagedObjectID]], records: [StoreSnapshot], versions: [ObjectKey: [Int64]]) {
         let owners = ids.filter { $0.storeIdentifier == identifier && $0.primaryKey != nil }
         guard !owners.isEmpty else { return ([:], [], [:]) }
         let keys = owners.map { $0.primaryKey! }
@@ -214,9 +214,12 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         let (byKey, records, versions) = try translatingErrors {
             try owners.count <= SQLiteKeyList.maximumCount ? readOneQuery(read) : readInTransaction(read)
         }
-        var found: [ObjectKey: [NSManagedObjectID]] = [:]
-        for owner in owners { if let destinations = byKey[owner.primaryKey!] { found[owner] = destinations } }
-        return (found, records, versions)
+        var found: [ObjectKey: [NSManagedObjectID]] = [:], foundVersions: [ObjectKey: [Int64]] = [:]
+        for owner in owners {
+            if let destinations = byKey[owner.primaryKey!] { found[owner] = destinations }
+            if let versions = versions[owner.primaryKey!] { foundVersions[owner] = versions }
+        }
+        return (found, records, foundVersions)
     }
 
     override func execute(_ fetch: StoreFetch) throws -> StoreFetchResult {
