@@ -44,8 +44,7 @@ extension NSManagedObject {
     /// (`NSManagedObjectContext.finishDeferredDelete(of:)`).
     func removeDestinations(_ objects: [NSManagedObject], ofOneSide relationship: NSRelationshipDescription) {
         fireFaultIfNeeded()
-        let gone = Set(objects.map(ObjectAddress.init))
-        changeRelated(relationship) { $0.remove(contentsOf: gone) }
+        changeRelated(relationship) { $0.remove(contentsOf: objects) }
     }
 
     /// Makes `objects` the destinations of the to-many `relationship`, in

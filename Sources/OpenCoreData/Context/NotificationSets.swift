@@ -22,22 +22,10 @@ struct NotificationSets {
     /// The set of `objects`: one built before from the same objects in the
     /// same order, or a new one, kept for the calls after.
     mutating func set(of objects: [NSManagedObject]) -> Set<NSManagedObject> {
-        if let match = built.first(where: { Self.same($0.objects, objects) }) { return match.set }
+        if let match = built.first(where: { $0.objects.hasSameObjects(inOrderAs: objects) }) { return match.set }
         let set = Set(sparse: objects)
         built.append(Built(objects: objects, set: set))
         return set
-    }
-
-    /// Whether two lists hold the same objects in the same order: counts first, then addresses
-    /// (`elementsEqual(_:by:)` ran generic iterators, ~110 instructions an object).
-    private static func same(_ a: [NSManagedObject], _ b: [NSManagedObject]) -> Bool {
-        guard a.count == b.count else { return false }
-        return a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                for index in a.indices where a[index] !== b[index] { return false }
-                return true
-            }
-        }
     }
 }
 

@@ -39,6 +39,19 @@ struct ManagedObjectSet {
         return true
     }
 
+    /// Removes the members `gone` lists; false when none was there. A list
+    /// of every member in their order (an owner whose cascade deletes all its
+    /// destinations) empties the set after pointer comparisons, without hashing.
+    @discardableResult
+    mutating func remove(contentsOf gone: [NSManagedObject]) -> Bool {
+        guard !gone.isEmpty else { return false }
+        if gone.hasSameObjects(inOrderAs: objects) {
+            self = ManagedObjectSet()
+            return true
+        }
+        return remove(contentsOf: Set(gone.map(ObjectAddress.init)))
+    }
+
     /// Removes the members whose addresses `gone` holds, in one pass; false when none was there.
     @discardableResult
     mutating func remove(contentsOf gone: Set<ObjectAddress>) -> Bool {
