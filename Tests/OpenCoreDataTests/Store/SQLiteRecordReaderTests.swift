@@ -53,6 +53,42 @@ import GRDB
         }
     }
 
+    /// A to-many read with versions gives each owner its destinations with
+    /// their versions in the same order, whatever order the owners were
+    /// asked in; each version is the row's `Z_OPT`, and an owner without
+    /// destinations is left out.
+    @Test func aToManyReadsVersionsGoWithTheirDestinations() throws {
+        let context = try Self.interleavedAlbums()
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
+        try context.performAndWait { () throws in
+            // Versions 1 to 3: photos saved again once or twice.
+            for round in 1...2 {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+                request.predicate = NSPredicate(format: "index >= %d", round * 3)
+                for photo in try context.fetch(request) { photo.setValue("\(round)", forKey: "name") }
+                try context.save()
+            }
+            let empty = TestStack.insert("Album", into: context, ["name": "empty"])
+            try context.save()
+            let albumRequest = NSFetchRequest<NSManagedObject>(entityName: "Album")
+            albumRequest.sortDescriptors = [NSSortDescriptor(key: "name", ascending: false)]
+            let albums = try context.fetch(albumRequest)
+            let photos = try #require(albums[1].entity.relationshipsByName["photos"])
+            let read = try #require(try store.destinationsWithVersions(of: albums.map(\.objectID), via: photos))
+            #expect(read.destinations[empty.objectID] == nil && read.versions[empty.objectID] == nil)
+            for album in albums where album !== empty {
+                let destinations = try #require(read.destinations[album.objectID])
+                let versions = try #require(read.versions[album.objectID])
+                #expect(destinations.count == 10 && versions.count == 10)
+                let stored = try destinations.map { id in
+                    try #require(try store.snapshots(for: [id])[ObjectKey(id)]).version
+                }
+                #expect(versions == stored)
+                #expect(Set(versions) == [1, 2, 3])
+            }
+        }
+    }
+
     @Test func aFaultFiredAloneReadsWhatAFetchReads() throws {
         let context = try Self.interleavedAlbums()
         let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)

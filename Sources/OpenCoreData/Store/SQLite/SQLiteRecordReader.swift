@@ -249,21 +249,20 @@ struct SQLiteRecordReader {
         case records
     }
 
-    /// `destinations(of:via:)`, and the destinations' records or versions as `reading` asks: the versions by
-    /// owner key, in the order of its destinations.
+    /// `destinations(of:via:)`, and the destinations' records or versions as `reading` asks.
     func destinations(of keys: [Int64], via relationship: NSRelationshipDescription, reading: DestinationColumns)
-        throws -> (destinations: [Int64: [NSManagedObjectID]], records: [StoreSnapshot], versions: [Int64: [Int64]]) {
+        throws -> DestinationRead {
         guard let owner = relationship.entity.flatMap(store.mapping.entity),
               let storage = owner.relationships.first(where: { $0.relationship === relationship })?.storage,
               let destinationEntity = relationship.destinationEntity.flatMap(store.mapping.entity)
-        else { return ([:], [], [:]) }
+        else { return DestinationRead() }
         let destinationTable = destinationEntity.table
         let families = SQLiteIDFamilies(store: store, numbers: destinationEntity.numbers)
-        var lists = DestinationLists(), records: [StoreSnapshot] = []
+        var read = DestinationRead()
         for chunk in SQLiteKeyList.chunks(of: keys) {
             guard let sql = Self.destinationQuery(storage, destinationTable: destinationTable,
                                                   owners: chunk.placeholders, reading: reading)
-            else { return ([:], [], [:]) }
+            else { return DestinationRead() }
             store.toManyQueryCount += 1
             let statement = try chunk.statement(sql, in: db)
             let layout = reading == .records ? SQLiteRowLayout(columnNames: statement.columnNames) : nil
@@ -274,21 +273,22 @@ struct SQLiteRecordReader {
                       let number = columns.integer(2).flatMap({ Int(exactly: $0) }),
                       let destination = families.objectID(entityNumber: number, primaryKey: key) else { return }
                 if let layout, let record = snapshot(of: destination, from: columns, layout: layout) {
-                    records.append(record)
+                    read.records.append(record)
                 }
                 // A version that is no integer (a damaged file) checks nothing: the delete goes by key alone.
-                lists.append(destination, of: source, version: reading == .versions ? columns.integer(3) ?? 0 : nil)
+                read.append(destination, of: source, version: reading == .versions ? columns.integer(3) ?? 0 : nil)
             }
         }
-        lists.fileOwner()
-        return (lists.destinations, records, lists.versions)
+        read.fileOwner()
+        return read
     }
 
-    /// The destinations of a to-many read, by owner key, and their versions when read (by owner, in the
-    /// order of its destinations). The rows come by owner (the query's order), so an owner's destinations
-    /// are gathered in one list and filed once, not looked up by owner for every row.
-    private struct DestinationLists {
-        var destinations: [Int64: [NSManagedObjectID]] = [:], versions: [Int64: [Int64]] = [:]
+    /// What a to-many read found: the destinations by owner key, their versions when read (by owner, in the
+    /// order of its destinations), their records when read. The rows come by owner (the query's order), so
+    /// an owner's destinations are gathered in one list and filed once, not looked up by owner for every row.
+    struct DestinationRead {
+        private(set) var destinations: [Int64: [NSManagedObjectID]] = [:], versions: [Int64: [Int64]] = [:]
+        var records: [StoreSnapshot] = []
         private var owner: Int64 = 0, ownerDestinations: [NSManagedObjectID] = [], ownerVersions: [Int64] = []
 
         mutating func append(_ destination: NSManagedObjectID, of owner: Int64, version: Int64?) {

@@ -211,15 +211,15 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         let read = { (db: Database) in
             try SQLiteRecordReader(store: self, db: db).destinations(of: keys, via: relationship, reading: reading)
         }
-        let (byKey, records, versions) = try translatingErrors {
+        let byKey = try translatingErrors {
             try owners.count <= SQLiteKeyList.maximumCount ? readOneQuery(read) : readInTransaction(read)
         }
         var found: [ObjectKey: [NSManagedObjectID]] = [:], foundVersions: [ObjectKey: [Int64]] = [:]
         for owner in owners {
-            if let destinations = byKey[owner.primaryKey!] { found[owner] = destinations }
-            if let versions = versions[owner.primaryKey!] { foundVersions[owner] = versions }
+            if let destinations = byKey.destinations[owner.primaryKey!] { found[owner] = destinations }
+            if let versions = byKey.versions[owner.primaryKey!] { foundVersions[owner] = versions }
         }
-        return (found, records, foundVersions)
+        return (found, byKey.records, foundVersions)
     }
 
     override func execute(_ fetch: StoreFetch) throws -> StoreFetchResult {
