@@ -128,6 +128,27 @@ import GRDB
         #expect(try reader.fetch(request).count == 1)
     }
 
+    /// `plist` as a binary property list.
+    private func binary(_ plist: Any) throws -> Data {
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+    }
+
+    /// The keyed archive of `root`, its first collection (the object holding `NS.objects`) changed by `edit`,
+    /// which also gets the archive's objects and the root's reference.
+    private func edited(_ root: NSObject,
+                        _ edit: (inout [Any], inout [String: Any], Any) throws -> Void) throws -> Data {
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
+        let read = try PropertyListSerialization.propertyList(from: archive, format: nil)
+        var plist = try #require(read as? [String: Any])
+        var objects = try #require(plist["$objects"] as? [Any])
+        let index = try #require(objects.firstIndex { ($0 as? [String: Any])?["NS.objects"] != nil })
+        var collection = try #require(objects[index] as? [String: Any])
+        try edit(&objects, &collection, try #require((plist["$top"] as? [String: Any])?["root"]))
+        objects[index] = collection
+        plist["$objects"] = objects
+        return try binary(plist)
+    }
+
     /// FuzzStoreOpen: a byte flipped inside a transformable attribute's keyed
     /// archive stopped the program on reading it ("the decoding failure policy
     /// is .raiseException": corelibs' `unarchiveTopLevelObjectWithData`), and
@@ -135,9 +156,6 @@ import GRDB
     /// stopped it too ("Value was of unexpected class"). Both now read as the
     /// stored Data, as other bytes that do not decode do.
     @Test func damagedOrForeignArchivesInTransformablesReadAsData() throws {
-        func binary(_ plist: Any) throws -> Data {
-            try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
-        }
         // The minimal damage: an archive of another version, then one that is no dictionary.
         let badVersion = try binary(["$archiver": "NSKeyedArchiver", "$version": 1, "$top": [String: Any](),
                                      "$objects": [Any]()])
@@ -155,18 +173,6 @@ import GRDB
         // FuzzStoreOpen: a dictionary with fewer objects than keys (NSDictionary(coder:) read past its buffer:
         // SEGV), a key that is itself a reference (the decoded key did not find its object again: a nil
         // unwrapped in SQLiteTransformableCoding), and an array holding itself.
-        func edited(_ root: NSObject, _ edit: (inout [Any], inout [String: Any], Any) throws -> Void) throws -> Data {
-            let archive = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
-            let read = try PropertyListSerialization.propertyList(from: archive, format: nil)
-            var plist = try #require(read as? [String: Any])
-            var objects = try #require(plist["$objects"] as? [Any])
-            let index = try #require(objects.firstIndex { ($0 as? [String: Any])?["NS.objects"] != nil })
-            var collection = try #require(objects[index] as? [String: Any])
-            try edit(&objects, &collection, try #require((plist["$top"] as? [String: Any])?["root"]))
-            objects[index] = collection
-            plist["$objects"] = objects
-            return try binary(plist)
-        }
         let fewerObjects = try edited(["a": 1, "b": 2] as NSDictionary) { _, dictionary, _ in
             dictionary["NS.objects"] = Array((dictionary["NS.objects"] as? [Any] ?? []).prefix(1))
         }

@@ -28,7 +28,8 @@ import Testing
         defer { withExtendedLifetime(writer) {} }
         try other.performAndWait { () throws in
             let before = store.recordQueryCount
-            #expect(try photos.map { other.object(with: $0.objectID).value(forKey: "name") as? String } == ["p0", "p1", "p2", "p3", "p4"])
+            #expect(photos.map { other.object(with: $0.objectID).value(forKey: "name") as? String }
+                    == ["p0", "p1", "p2", "p3", "p4"])
             #expect(try other.existingObject(with: photos[0].objectID).value(forKey: "index") as? Int16 == 0)
             #expect(store.recordQueryCount == before)
 

@@ -12,7 +12,7 @@ import Testing
 
     @Test func visitsEveryElementInOrderWhileTheSourceChanges() {
         var source = (0..<100).map(Box.init)
-        weak var last = source.last
+        weak let last = source.last
         var visited: [Int] = []
         source.forEachUnretained { box in
             // The source lets go of everything: the walk's array is a copy, which keeps each element.
