@@ -262,6 +262,97 @@ import Testing
         }
     }
 
+    /// Random cascades over more albums than one query reads (512 owners): photos at versions 1 to 3, some
+    /// loaded and the rest faults when their albums go, and some changed elsewhere after the cascade read
+    /// them. The save's conflicts are exactly the changed photos of the deleted albums; resolved, the store
+    /// keeps exactly the other albums and their photos.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func randomCascadesConflictExactlyWhereChanged(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let writer = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        let albumCount = 900
+        try writer.performAndWait { () throws in
+            for a in 0..<albumCount {
+                let album = TestStack.insert("Album", into: writer, ["name": "a\(a)"])
+                for p in 0..<Int.random(in: 0...4, using: &random) {
+                    TestStack.insert("Photo", into: writer, ["name": "p\(a)-\(p)", "album": album])
+                }
+            }
+            try writer.save()
+            writer.reset()
+        }
+        let context = TestStack.sibling(of: writer), other = TestStack.sibling(of: writer)
+        func photos(in context: NSManagedObjectContext, where keep: (String) -> Bool) throws -> [NSManagedObject] {
+            try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
+                .filter { keep($0.value(forKey: "name") as! String) }
+        }
+        // Versions 2 and 3 for some photos, chosen one by one: an album's photos are at different versions.
+        try other.performAndWait { () throws in
+            for round in 0..<2 {
+                for photo in try photos(in: other, where: { _ in Int.random(in: 0..<3, using: &random) == 0 }) {
+                    photo.setValue("\(round)", forKey: "path")
+                }
+                try other.save()
+            }
+        }
+        let doomed = Set((0..<albumCount).filter { _ in Int.random(in: 0..<3, using: &random) > 0 })
+        let loaded = Set((0..<albumCount).filter { _ in Bool.random(using: &random) })
+        let changedLater = Set((0..<albumCount).filter { _ in Int.random(in: 0..<10, using: &random) == 0 })
+        func albumNumber(_ photo: NSManagedObject) -> Int {
+            Int((photo.value(forKey: "name") as! String).dropFirst().prefix { $0 != "-" })!
+        }
+        try context.performAndWait { () throws in
+            // Only the loaded albums' photos are read here; the others are made by the cascade, as faults.
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.predicate = NSPredicate(format: "album.name IN %@", loaded.map { "a\($0)" })
+            request.returnsObjectsAsFaults = false
+            let held = try context.fetch(request)
+            #expect(held.allSatisfy { !$0.isFault })
+            let albums = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
+            for album in albums.shuffled(using: &random)
+            where doomed.contains(Int((album.value(forKey: "name") as! String).dropFirst())!) {
+                context.delete(album)
+            }
+            context.processPendingChanges()
+            #expect(held.allSatisfy { $0.isDeleted == doomed.contains(albumNumber($0)) })
+            let deletedPhotos = context.deletedObjects.filter { $0.entity.name == "Photo" }
+            #expect(deletedPhotos.contains { $0.isFault } && deletedPhotos.contains { !$0.isFault })
+        }
+        var expectedConflicts = Set<String>()
+        try other.performAndWait { () throws in
+            for photo in try photos(in: other, where: { _ in true }) where changedLater.contains(albumNumber(photo)) {
+                photo.setValue("later", forKey: "path")
+                guard doomed.contains(albumNumber(photo)) else { continue }
+                expectedConflicts.insert(photo.value(forKey: "name") as! String)
+            }
+            try other.save()
+        }
+        try context.performAndWait { () throws in
+            if expectedConflicts.isEmpty {
+                try context.save()
+            } else {
+                let error = try #require(throws: NSError.self) { try context.save() }
+                let list = error.userInfo[NSPersistentStoreSaveConflictsErrorKey]
+                let conflicts = try #require(list as? [NSMergeConflict])
+                #expect(Set(conflicts.map { $0.sourceObject.value(forKey: "name") as! String }) == expectedConflicts)
+                context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+                try context.save()
+            }
+        }
+        let reader = TestStack.sibling(of: writer)
+        try reader.performAndWait { () throws in
+            let albums = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album"))
+            #expect(Set(albums.map { Int(($0.value(forKey: "name") as! String).dropFirst())! })
+                    == Set(0..<albumCount).subtracting(doomed))
+            let left = try photos(in: reader, where: { _ in true })
+            #expect(left.allSatisfy { !doomed.contains(albumNumber($0)) })
+            #expect(left.allSatisfy { photo in
+                (photo.value(forKey: "album") as? NSManagedObject)?.value(forKey: "name") as? String
+                    == "a\(albumNumber(photo))"
+            })
+        }
+    }
+
     /// Deleting photos of several albums removes each from its album's
     /// photos: the albums' to-many relationships are read together, not one
     /// album at a time.
