@@ -100,8 +100,10 @@ extension NSManagedObjectContext {
             gone.removeAll(keepingCapacity: true)
         }
         deferredDeletes.reserveCapacity(deferredDeletes.count + wave.count)
+        // Whether the object's class runs code of its own when deleted, remembered for the last class.
+        var customizesDeletion = LastClassAnswer(ClassOverrides.customizeDeletion)
         for object in wave {
-            guard object.isDeletedFlag, object.isFault, !ClassOverrides.customizeDeletion(type(of: object)),
+            guard object.isDeletedFlag, object.isFault, !customizesDeletion(object),
                   let read = unread[ObjectKey(object.objectID)] else {
                 rest.append(object)
                 continue

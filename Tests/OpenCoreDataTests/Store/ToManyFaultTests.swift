@@ -157,6 +157,45 @@ import Testing
         }
     }
 
+    /// An object of a class that runs deletion code of its own is not left a
+    /// fault by a cascade that reads versions for its entity's plain class:
+    /// photos made as `PreparedPhoto` beside plain ones, then turned into
+    /// faults (they keep their class), alternate in the cascade's wave, and
+    /// every `PreparedPhoto` runs `prepareForDeletion()` with its values while
+    /// the plain photos stay faults.
+    @Test func aCascadeKeepsFaultsOfClassesWithDeletionCodeOutOfItsDeferredDeletes() throws {
+        let context = try TestStack.context(TestStack.albumsModel(), .sqlite)
+        try context.performAndWait { () throws in
+            let photoEntity = try #require(context.persistentStoreCoordinator?.managedObjectModel
+                .entitiesByName["Photo"])
+            var photos: [NSManagedObject] = []
+            for a in 0..<2 {
+                let album = TestStack.insert("Album", into: context, ["name": "a\(a)"])
+                for p in 0..<6 {
+                    let photo = p % 2 == 0 ? PreparedPhoto(entity: photoEntity, insertInto: context)
+                        : NSManagedObject(entity: photoEntity, insertInto: context)
+                    photo.setValue("p\(a)-\(p)", forKey: "name")
+                    photo.setValue(album, forKey: "album")
+                    photos.append(photo)
+                }
+            }
+            try context.save()
+            for photo in photos { context.refresh(photo, mergeChanges: false) }
+            let albums = try Self.fetchAlbums(context)
+            for album in albums { context.refresh(album, mergeChanges: false) }
+            for album in albums { context.delete(album) }
+            context.processPendingChanges()
+            let prepared = photos.compactMap { $0 as? PreparedPhoto }
+            #expect(prepared.count == 6)
+            #expect(prepared.allSatisfy { photo in
+                photo.preparedFor.count == 1 && photo.preparedFor[0].wholeMatch(of: /p(\d)-\d in a\1/) != nil
+            })
+            #expect(photos.filter { !($0 is PreparedPhoto) }.allSatisfy { $0.isFault && $0.isDeleted })
+            try context.save()
+            #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
+        }
+    }
+
     /// Deleting as faults changes nothing a caller sees after the rules ran:
     /// the same deleted and updated objects, the same albums' photos and
     /// changed values, the same photos once fired, and a rollback brings all
