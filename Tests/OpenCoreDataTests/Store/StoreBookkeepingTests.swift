@@ -47,7 +47,8 @@ import OpenCoreDataTools
         let url = try damaged(sql)
         let rebuilt = error { _ = try SQLiteModelReconstruction(store: url) }
         #expect(rebuilt?.domain == NSCocoaErrorDomain && rebuilt?.code == NSPersistentStoreOpenError, "\(sql): \(String(describing: rebuilt))", sourceLocation: sourceLocation)
-        #expect("\(rebuilt?.userInfo[NSLocalizedDescriptionKey] ?? "")".contains(problem), "\(String(describing: rebuilt))", sourceLocation: sourceLocation)
+        let rebuiltDescription = "\(rebuilt?.userInfo[NSLocalizedDescriptionKey] ?? "")"
+        #expect(rebuiltDescription.contains(problem), "\(String(describing: rebuilt))", sourceLocation: sourceLocation)
         let opened = error { _ = try openWithModel(url) }
         #expect(opened?.domain == NSCocoaErrorDomain && opened?.code == NSPersistentStoreOpenError, "\(sql): \(String(describing: opened))", sourceLocation: sourceLocation)
         #expect(throws: StoreFileError.self, sourceLocation: sourceLocation) { try StoreInspection(store: url, reconstruct: true) }
@@ -99,7 +100,8 @@ import OpenCoreDataTools
             """)
         let opened = Self.error { _ = try Self.openWithModel(url) }
         #expect(opened?.domain == NSCocoaErrorDomain && opened?.code == NSPersistentStoreIncompatibleSchemaError, "\(String(describing: opened))")
-        #expect("\(opened?.userInfo[NSLocalizedDescriptionKey] ?? "")".contains("Z_PK"))
+        let openedDescription = "\(opened?.userInfo[NSLocalizedDescriptionKey] ?? "")"
+        #expect(openedDescription.contains("Z_PK"))
     }
 
     /// A Z_PK declared as a plain integer, not the rowid (its values are then not the rows' keys, and
