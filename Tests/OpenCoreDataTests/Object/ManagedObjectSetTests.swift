@@ -30,7 +30,8 @@ struct ManagedObjectSetTests {
                 switch Int.random(in: 0..<3, using: &random) {
                 case 0: gone = model
                 case 1: gone = model.shuffled(using: &random)
-                default: gone = (0..<Int.random(in: 0...5, using: &random)).map { _ in pool.randomElement(using: &random)! }
+                default:
+                    gone = (0..<Int.random(in: 0...5, using: &random)).map { _ in pool.randomElement(using: &random)! }
                 }
                 let removes = gone.contains { candidate in model.contains { $0 === candidate } }
                 #expect(set.remove(contentsOf: gone) == removes)
