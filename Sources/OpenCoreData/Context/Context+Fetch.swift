@@ -168,12 +168,14 @@ extension NSManagedObjectContext {
             self.rows = rows
         }
 
-        /// A selection read with its records: the IDs are the rows', read
-        /// from them, so that no array of IDs is held beside the rows while
-        /// the fetch makes its objects (8 bytes an object at the fetch's peak).
+        /// A selection read with its records: the IDs are made from the rows'
+        /// records when asked for, so that no array of IDs is held beside the
+        /// rows while the fetch makes its objects (8 bytes an object at the
+        /// fetch's peak), and a context without a parent makes its objects
+        /// from the records without making IDs.
         init(rows: [StoreRowCache.Row]) {
             self.rows = rows
-            ids = StoreObjectIDs(count: rows.count) { rows[$0].objectID }
+            ids = StoreObjectIDs(count: rows.count) { rows[$0].recordIdentity.permanentRecord }
         }
     }
 

@@ -39,6 +39,9 @@ struct ChildChanges: @unchecked Sendable {
         if let base = object.committed, !object.isInsertedFlag {
             // The record read with what changed since: the other slots hold the same values, already as IDs.
             snapshot = base
+            // Named by the object's ID, which the parent looks its object up by: a row a fetch read names its
+            // record by family and key, whose ID `objectID` would make anew at each use.
+            snapshot.objectID = object.objectID
             snapshot.version = 0
             slots.forEach { snapshot[$0] = NSManagedObjectContext.recordForm(object.values[$0]) }
             layout.transientSlots.forEach { snapshot[$0] = NSManagedObjectContext.recordForm(object.values[$0]) }

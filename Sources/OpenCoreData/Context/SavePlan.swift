@@ -55,18 +55,21 @@ struct SavePlan {
         }
         // By entity: a save's objects come mostly in runs of one entity.
         var layouts = LastFirstMap<SnapshotLayout>()
-        func snapshot(of object: NSManagedObject) -> StoreSnapshot {
+        func snapshot(of object: NSManagedObject, version: Int64 = 0) -> StoreSnapshot {
             let layout = layouts.value(for: ObjectAddress(object.entity)) { SnapshotLayout(object.values.layout) }
-            return self.snapshot(of: object, layout, in: context)
+            var snapshot = self.snapshot(of: object, layout, in: context)
+            snapshot.version = version
+            return snapshot
         }
         savedObjects.reserveCapacity(context.inserted.count + context.updated.count)
         snapshots.reserveCapacity(context.inserted.count + context.updated.count)
         for object in context.inserted.objects {
-            var snapshot = snapshot(of: object)
-            snapshot.version = 1
+            // A constant, appended last: a variable the closure captured was copied for each list (four
+            // retains and releases more an object).
+            let snapshot = snapshot(of: object, version: 1)
+            try add(snapshot.objectID) { $0.inserted.append(snapshot) }
             savedObjects.append(object)
             snapshots.append(snapshot)
-            try add(snapshot.objectID) { $0.inserted.append(snapshot) }
         }
         for object in context.updated.objects {
             var snapshot = snapshot(of: object)

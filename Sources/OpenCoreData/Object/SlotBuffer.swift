@@ -5,7 +5,7 @@ import Foundation
 /// copy-on-write value over it; the row cache's rows are buffers too
 /// (`StoreRowCache.Row`), so a fetched record costs one allocation where a
 /// row object and an array of slots cost two (a photo's five slots: a
-/// 176-byte block instead of 64 and 160).
+/// 192-byte block instead of 64 and 160).
 ///
 /// A buffer becomes a row when it is stamped with a record and version
 /// (`Row.make(from:)`, `StoreRowCache.row(from:)`): the snapshot's own
@@ -21,7 +21,7 @@ final class SlotBuffer: ManagedBuffer<SlotBuffer.Header, SlotValue> {
     struct Header {
         let layout: PropertySlotLayout
         /// The record whose row the buffer is; nil until it is one.
-        var record: NSManagedObjectID?
+        var record: RecordIdentity?
         /// The record's version (`Z_OPT`) in the row.
         var version: Int64
         /// When the row cache last read the record (`systemUptime`).
@@ -40,7 +40,7 @@ final class SlotBuffer: ManagedBuffer<SlotBuffer.Header, SlotValue> {
 
     /// A buffer of `layout`'s slots, stamped with `record` and `version`
     /// when given; `initialize` initializes every slot, in order.
-    static func make(layout: PropertySlotLayout, record: NSManagedObjectID? = nil, version: Int64 = 0,
+    static func make(layout: PropertySlotLayout, record: RecordIdentity? = nil, version: Int64 = 0,
                      initializingSlotsWith initialize: (UnsafeMutablePointer<SlotValue>) -> Void) -> SlotBuffer {
         let buffer = unsafeDowncast(create(minimumCapacity: layout.count) { _ in
             Header(layout: layout, record: record, version: version, readTime: 0)
@@ -58,7 +58,7 @@ final class SlotBuffer: ManagedBuffer<SlotBuffer.Header, SlotValue> {
     var layout: PropertySlotLayout { fields.pointee.layout }
     /// How many slots the buffer holds: its layout's.
     var count: Int { fields.pointee.layout.count }
-    var record: NSManagedObjectID? {
+    var record: RecordIdentity? {
         get { fields.pointee.record }
         set { fields.pointee.record = newValue }
     }

@@ -71,7 +71,10 @@ final class StoreRowCache: @unchecked Sendable {
             return Self.rows(of: snapshots) { record in
                 let row = Row.makeUnderCacheLock(from: record)
                 row.readTime = now
-                rows[ObjectKey(row.objectID)] = row
+                let record = row.recordIdentity
+                rows.updateValue(hash: record.tableHash, matching: { $0.recordIdentity.namesSameRecord(as: record) }) {
+                    $0 = row
+                }
                 return row
             }
         }
@@ -111,7 +114,10 @@ final class StoreRowCache: @unchecked Sendable {
     func forgetRecords(ofStore storeIdentifier: String?,
                        where isChanged: (NSEntityDescription) -> Bool = { _ in true }) {
         lock.withLock {
-            rows.removeAll { $0.objectID.storeIdentifier == storeIdentifier && isChanged($0.objectID.entity) }
+            rows.removeAll { row in
+                let family = row.recordIdentity.family
+                return family.storeIdentifier == storeIdentifier && isChanged(family.entity)
+            }
         }
     }
 
@@ -120,8 +126,13 @@ final class StoreRowCache: @unchecked Sendable {
         lock.withLock { rows.sweep() }
     }
 
+    /// What breaks the table's invariants, one line each (none when sound): for tests.
+    var invariantViolations: [String] { lock.withLock { rows.invariantViolations } }
+
     private func read(_ record: UnsafePointer<StoreSnapshot>, at now: TimeInterval) -> Row {
-        rows.updateValue(forKey: ObjectKey(record.pointee.objectID)) { cached in
+        // Found by the record's identity: a record a fetch read has no ID to make a key of.
+        rows.updateValue(hash: { record.pointee.identity.tableHash(seed: $0) },
+                         matching: { $0.recordIdentity.namesSameRecord(as: record.pointee.identity) }) { cached in
             if let row = cached, row.version >= record.pointee.version {
                 if row.version == record.pointee.version { row.readTime = now }
                 return row
@@ -164,29 +175,36 @@ extension SlotBuffer {
     private static func stamped(_ record: UnsafePointer<StoreSnapshot>, inPlace: Bool) -> SlotBuffer {
         let buffer = record.pointee.values.buffer.unsafelyUnwrapped
         let row = inPlace ? buffer : buffer.copy()
-        row.record = record.pointee.objectID
+        row.record = record.pointee.identity
         row.version = record.pointee.version
         return row
     }
 
+    /// Whether the buffer is the row of the snapshot's record and version, however each names the record (a
+    /// fetched row by family and key, an object's snapshot by its ID).
     private func isRow(of snapshot: borrowing StoreSnapshot) -> Bool {
-        record === snapshot.objectID && version == snapshot.version
+        guard version == snapshot.version, let record else { return false }
+        return record.isIdentical(to: snapshot.identity) || record.namesSameRecord(as: snapshot.identity)
     }
 
     /// The record whose row this is.
-    var objectID: NSManagedObjectID { record.unsafelyUnwrapped }
+    var recordIdentity: RecordIdentity { record.unsafelyUnwrapped }
+    /// The ID of the record whose row this is: made anew for a row a fetch read (see `RecordIdentity`).
+    var objectID: NSManagedObjectID { recordIdentity.objectID }
     var values: SlotValues { SlotValues(self) }
-    var snapshot: StoreSnapshot { StoreSnapshot(objectID: objectID, version: version, layout: layout, values: values) }
+    var snapshot: StoreSnapshot {
+        StoreSnapshot(identity: recordIdentity, version: version, layout: layout, values: values)
+    }
 }
 
 extension StoreRowCache.Row: SharedTableElement {
     var tableKey: ObjectKey { ObjectKey(objectID) }
 
     func hasTableKey(_ key: ObjectKey) -> Bool {
-        objectID.namesSameRecord(as: key.id)
+        recordIdentity.isNamed(by: key.id)
     }
 
-    func tableKeyHash(seed: Int) -> Int { objectID.tableHash(seed: seed) }
+    func tableKeyHash(seed: Int) -> Int { recordIdentity.tableHash(seed: seed) }
 
     static func tableHash(of key: ObjectKey, seed: Int) -> Int { key.id.tableHash(seed: seed) }
 }

@@ -7,8 +7,15 @@
 /// ID, to-many as IDs (in order for ordered ones); transient properties and
 /// absent values are none, an absent to-many is empty (see `SlotValue`).
 public struct StoreSnapshot: @unchecked Sendable {
-    /// The record's permanent ID.
-    public var objectID: NSManagedObjectID
+    /// The record's permanent ID. A record a fetch read makes its ID here,
+    /// anew at each call (see `identity`).
+    public var objectID: NSManagedObjectID {
+        get { identity.objectID }
+        set { identity = .id(newValue) }
+    }
+    /// Which record this is: its ID, or for a record a fetch read, the
+    /// family and key its ID is made from.
+    var identity: RecordIdentity
     /// The record's version (`Z_OPT`), raised by each save that changes it.
     public var version: Int64
     /// Where each property's value is in `values`.
@@ -21,7 +28,7 @@ public struct StoreSnapshot: @unchecked Sendable {
 
     /// A record of `objectID` whose values are all none.
     init(objectID: NSManagedObjectID, version: Int64, layout: PropertySlotLayout) {
-        self.objectID = objectID
+        identity = .id(objectID)
         self.version = version
         self.layout = layout
         values = .empty(layout: layout)
@@ -29,7 +36,15 @@ public struct StoreSnapshot: @unchecked Sendable {
 
     /// A record of `objectID` with `values`, one per slot of `layout`.
     init(objectID: NSManagedObjectID, version: Int64, layout: PropertySlotLayout, values: SlotValues) {
-        self.objectID = objectID
+        identity = .id(objectID)
+        self.version = version
+        self.layout = layout
+        self.values = values
+    }
+
+    /// The record `identity` with `values`, one per slot of `layout`.
+    init(identity: RecordIdentity, version: Int64, layout: PropertySlotLayout, values: SlotValues) {
+        self.identity = identity
         self.version = version
         self.layout = layout
         self.values = values
@@ -46,7 +61,7 @@ public struct StoreSnapshot: @unchecked Sendable {
 
     private func slot(_ name: String) -> Int {
         guard let slot = layout.slotsByName[name] else {
-            preconditionFailure("Entity \(objectID.entity.name ?? "") has no property named '\(name)'")
+            preconditionFailure("Entity \(identity.entity.name ?? "") has no property named '\(name)'")
         }
         return slot
     }

@@ -169,8 +169,8 @@ struct SQLiteFetchExecution {
                 if prefetches {
                     guard let family = keys.family(of: number),
                           let reads = layout.reads(number: number, in: store.mapping) else { continue }
-                    let id = NSManagedObjectID(family: family, key: .permanent(pk))
-                    guard let snapshot = reader.snapshot(of: id, from: columns, reads: reads) else { continue }
+                    guard let snapshot = reader.snapshot(of: .record(family, primaryKey: pk), from: columns,
+                                                         reads: reads) else { continue }
                     if let recordSort, !recordSort.columnsOrderAsRead(statement.sqliteStatement, record: snapshot) {
                         return nil
                     }
@@ -190,9 +190,9 @@ struct SQLiteFetchExecution {
             return try run(sortingRecords: sortingRecords, bytewise: false)
         }
         guard let (keys, snapshots) = read else { return try run(sortingRecords: false, bytewise: bytewise) }
-        // The records' IDs serve as the result's, instead of a second ID per row.
+        // The result's IDs are made from the records, when asked for.
         if prefetches {
-            let ids = StoreObjectIDs(count: snapshots.count) { snapshots[$0].objectID }
+            let ids = StoreObjectIDs(count: snapshots.count) { snapshots[$0].identity.permanentRecord }
             return StoreFetchResult(ids: ids, records: snapshots)
         }
         let ids = keys.objectIDs()

@@ -102,8 +102,11 @@ struct SQLiteRecordReader {
             let byTable = Dictionary(grouping: ids) { store.mapping.entity($0.entity)?.table ?? "" }
             for (table, group) in byTable where !table.isEmpty { try readRows(of: group, table: table, into: &found) }
         }
-        if found.count == 1 { return [ObjectKey(found[0].objectID): found[0]] }
-        return Dictionary(found.map { (ObjectKey($0.objectID), $0) }, uniquingKeysWith: { a, _ in a })
+        // Filled one record at a time, the first of a record read twice last: `Dictionary(_:uniquingKeysWith:)`
+        // over pairs copied each record through the runtime's generic tuple copy (~100 instructions a record).
+        var byID = [ObjectKey: StoreSnapshot](minimumCapacity: found.count)
+        for snapshot in found.reversed() { byID[ObjectKey(snapshot.objectID)] = snapshot }
+        return byID
     }
 
     /// Reads the records of `ids`, all stored in `table`, a chunk of keys at a time.
@@ -196,13 +199,19 @@ struct SQLiteRecordReader {
     /// The snapshot of `id`, whose entity `reads` were made for, from the current row.
     func snapshot(of id: NSManagedObjectID, from row: SQLiteColumnReader, reads: SQLiteRowLayout.Reads)
         -> StoreSnapshot? {
+        snapshot(of: .id(id), from: row, reads: reads)
+    }
+
+    /// The snapshot of `record`, whose entity `reads` were made for, from the current row.
+    func snapshot(of record: RecordIdentity, from row: SQLiteColumnReader, reads: SQLiteRowLayout.Reads)
+        -> StoreSnapshot? {
         guard let entityPosition = reads.entityPosition,
               row.integer(entityPosition) == Int64(reads.entity.number) else { return nil }
         let sources = reads.sources, layout = reads.slotLayout
         precondition(sources.count == layout.count, "A table's reads must fill the entity's slots")
         let version = reads.versionPosition.flatMap { row.integer($0) } ?? 0
         // Stamped as the record's row now, before anything else can reach it (see `SlotBuffer`).
-        let buffer = SlotBuffer.make(layout: layout, record: id, version: version) { slots in
+        let buffer = SlotBuffer.make(layout: layout, record: record, version: version) { slots in
             for (slot, source) in sources.enumerated() {
                 switch source {
                 case .none: (slots + slot).initialize(to: .none)
@@ -215,7 +224,7 @@ struct SQLiteRecordReader {
                 }
             }
         }
-        return StoreSnapshot(objectID: id, version: version, layout: layout, values: SlotValues(buffer))
+        return StoreSnapshot(identity: record, version: version, layout: layout, values: SlotValues(buffer))
     }
 
     /// The slot value of the to-one relationship `toOne` in the current row:

@@ -125,7 +125,7 @@ final class SQLiteRecordSort {
             primaryKeys.deallocate()
             for column in columns { column.deallocate() }
         }
-        for (row, record) in records.enumerated() { primaryKeys[row] = record.objectID.primaryKey ?? 0 }
+        for (row, record) in records.enumerated() { primaryKeys[row] = record.identity.primaryKey ?? 0 }
         // A descending first key sorts by the words' complements: NULL (0) comes last, as SQL puts it.
         let first = columns[0]
         var entries = (0..<count).map { SortEntry(word: first.ascending ? first.word($0) : ~first.word($0), row: $0) }

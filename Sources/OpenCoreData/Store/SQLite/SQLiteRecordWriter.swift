@@ -40,14 +40,14 @@ struct SQLiteRecordWriter {
         let updated = changes.updated, inserted = changes.inserted
         try updated.withUnsafeBufferPointer { records in
             for record in records.indices {
-                let row = try rowStatement(for: records[record], inserting: false, &statements)
+                let row = try rowStatement(for: records.baseAddress! + record, inserting: false, &statements)
                 updatedRows.append(row)
                 if try !write(records.baseAddress! + record, with: row) { stale.append(records[record].objectID) }
             }
         }
         try inserted.withUnsafeBufferPointer { records in
             for record in records.indices {
-                let row = try rowStatement(for: records[record], inserting: true, &statements)
+                let row = try rowStatement(for: records.baseAddress! + record, inserting: true, &statements)
                 insertedRows.append(row)
                 _ = try write(records.baseAddress! + record, with: row)
             }
@@ -172,18 +172,20 @@ struct SQLiteRecordWriter {
         var last: RowStatement?
     }
 
-    /// The row statement of `snapshot` from `statements`, prepared and added
+    /// The row statement of `record` from `statements`, prepared and added
     /// on the first record of its entity (and, for updates, of its set of
     /// changed columns).
+    ///
+    /// `record` is read where it lies: passed by value, each record was copied (~250 instructions).
     @inline(__always)
-    private func rowStatement(for snapshot: StoreSnapshot, inserting: Bool,
+    private func rowStatement(for record: UnsafePointer<StoreSnapshot>, inserting: Bool,
                               _ statements: inout RowStatements) throws -> RowStatement {
         if let last = statements.last, last.inserting == inserting,
-           last.entity.description === snapshot.objectID.entity,
-           inserting || last.columns == snapshot.changedSlots?.intersection(last.entity.columnSlots) {
+           last.entity.description === record.pointee.identity.entity,
+           inserting || last.columns == record.pointee.changedSlots?.intersection(last.entity.columnSlots) {
             return last
         }
-        return try otherRowStatement(for: snapshot, inserting: inserting, &statements)
+        return try otherRowStatement(for: record.pointee, inserting: inserting, &statements)
     }
 
     /// ``rowStatement(for:inserting:_:)`` when the last one used is not it: once per
@@ -211,7 +213,7 @@ struct SQLiteRecordWriter {
     /// copied it (its ID, layout, slots and changed slots: four retains and releases, ~170
     /// instructions a row).
     private func write(_ record: UnsafePointer<StoreSnapshot>, with row: RowStatement) throws -> Bool {
-        guard let pk = record.pointee.objectID.primaryKey else { throw unsavable(record.pointee.objectID) }
+        guard let pk = record.pointee.identity.primaryKey else { throw unsavable(record.pointee.objectID) }
         let statement = row.statement, sqliteStatement = statement.sqliteStatement
         // Every parameter is rebound below (the count matches the statement
         // by construction), each from its slot as it is read; the statement
@@ -272,7 +274,7 @@ struct SQLiteRecordWriter {
     /// Writes the to-many relationships of `snapshot` whose data lives
     /// outside its row.
     private func writeToMany(_ snapshot: StoreSnapshot, of entity: SQLiteMapping.Entity, inserted: Bool) throws {
-        let pk = snapshot.objectID.primaryKey!
+        let pk = snapshot.identity.primaryKey!
         for ((_, storage), slot) in zip(entity.relationships, entity.relationshipSlots) {
             // The destinations' own rows carry a foreign key; an ordered relationship
             // also needs each one's position, which only this side knows.
