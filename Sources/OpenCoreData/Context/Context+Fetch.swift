@@ -208,22 +208,26 @@ extension NSManagedObjectContext {
     /// loaded from that row at once (what `fulfillFaults` would do with the
     /// same row, found again in the row cache); loaded objects keep their
     /// values (`shouldRefreshRefetchedObjects` asks for new ones).
+    /// Each object gets its row as it is made, in the same pass: a second
+    /// pass over objects and rows found both out of the processor's caches
+    /// in a large fetch.
     private func objects(for selection: Selection, loading: Bool) -> [NSManagedObject] {
         registered.reserveCapacity(forAdding: selection.ids.count)
-        let objects: [NSManagedObject]
-        if let record = selection.ids.record, parent == nil {
-            objects = (0..<selection.ids.count).map { position in
+        let rows = selection.rows, ids = selection.ids
+        let record = parent == nil ? ids.record : nil
+        return (0..<ids.count).map { position in
+            let object: NSManagedObject
+            if let record {
                 let (family, primaryKey) = record(position)
-                return object(family, primaryKey: primaryKey)
+                object = self.object(family, primaryKey: primaryKey)
+            } else {
+                object = self.object(with: ids[position])
             }
-        } else {
-            objects = selection.ids.map { object(with: $0) }
+            if !rows.isEmpty, object.isFault {
+                if loading { fulfill(object, with: rows[position]) } else { object.committedRow = rows[position] }
+            }
+            return object
         }
-        guard !selection.rows.isEmpty else { return objects }
-        for (object, row) in zip(objects, selection.rows) where object.isFault {
-            if loading { fulfill(object, with: row) } else { object.committedRow = row }
-        }
-        return objects
     }
 
     /// Whether `fetch(_:)` loads every object of `request`'s result right
