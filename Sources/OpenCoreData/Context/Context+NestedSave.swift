@@ -36,13 +36,11 @@ struct ChildChanges: @unchecked Sendable {
     private static func record(_ object: NSManagedObject, slots: SlotSet) -> StoreSnapshot {
         let layout = object.values.layout
         var snapshot: StoreSnapshot
-        if let base = object.committed, !object.isInsertedFlag {
+        if let base = object.committedRow, !object.isInsertedFlag {
             // The record read with what changed since: the other slots hold the same values, already as IDs.
-            snapshot = base
             // Named by the object's ID, which the parent looks its object up by: a row a fetch read names its
             // record by family and key, whose ID `objectID` would make anew at each use.
-            snapshot.objectID = object.objectID
-            snapshot.version = 0
+            snapshot = StoreSnapshot(objectID: object.objectID, version: 0, layout: base.layout, values: base.values)
             slots.forEach { snapshot[$0] = NSManagedObjectContext.recordForm(object.values[$0]) }
             layout.transientSlots.forEach { snapshot[$0] = NSManagedObjectContext.recordForm(object.values[$0]) }
         } else {
