@@ -10,87 +10,13 @@ struct SQLiteRecordReader {
     let db: Database
     /// Resolves a blob kept outside the database; made once per reader, not per value.
     private let external: (Data) -> Data?
-    /// The to-one destinations' IDs this reader made: the records it reads
-    /// share one ID per destination (a fetch's photos, one per album)
-    /// instead of holding one each.
-    private let destinationIDs = DestinationIDs()
+    /// The to-one destinations' IDs this reader made (see `SQLiteDestinationIDs`).
+    private let destinationIDs = SQLiteDestinationIDs()
 
     init(store: SQLiteStore, db: Database) {
         self.store = store
         self.db = db
         external = store.externalData.data(reference:)
-    }
-
-    /// Keeps the IDs made, by destination entity and key: the one ID made
-    /// until a second destination comes, then a direct-mapped cache by key
-    /// in front of a dictionary of them all. Cache and dictionary wait for
-    /// that second destination: a fault fired alone reads one record with at most
-    /// one destination per to-one, and a dictionary made and filled for it
-    /// cost ~1,000 instructions. A fetch's records usually cycle through
-    /// fewer destinations than the cache holds (photos through their albums),
-    /// and a hit there costs ~30 instructions where the dictionary's lookup cost ~170.
-    private final class DestinationIDs {
-        private struct Key: Hashable {
-            let entity: ObjectIdentifier
-            let primaryKey: Int64
-
-            /// As `ObjectKey`'s: the fields mixed with the table's seed instead of SipHash
-            /// (the entity by its address: `ObjectIdentifier.hashValue` runs SipHash).
-            func _rawHashValue(seed: Int) -> Int {
-                let address = Int(bitPattern: UInt(bitPattern: entity))
-                return KeyHashMixing.mix(Int(truncatingIfNeeded: primaryKey) &* 31 ^ address, seed: seed)
-            }
-
-            /// The key's entry in a cache of `mask + 1` entries: keys are mostly
-            /// consecutive, so their low bits spread them.
-            func cacheIndex(mask: Int) -> Int { Int(truncatingIfNeeded: primaryKey) & mask }
-        }
-
-        private struct Entry {
-            let key: Key
-            let id: NSManagedObjectID
-        }
-
-        private static let cacheMask = 255
-
-        // Asked for each to-one of each record read, by one reader on one
-        // thread: release builds skip their exclusivity checks (~76 instructions each).
-        #if DEBUG
-        private var last: Entry?
-        private var cache: [Entry?] = []
-        private var ids: [Key: NSManagedObjectID] = [:]
-        #else
-        @exclusivity(unchecked) private var last: Entry?
-        @exclusivity(unchecked) private var cache: [Entry?] = []
-        @exclusivity(unchecked) private var ids: [Key: NSManagedObjectID] = [:]
-        #endif
-
-        func id(of entity: NSEntityDescription, primaryKey: Int64, in store: SQLiteStore) -> NSManagedObjectID {
-            let key = Key(entity: ObjectIdentifier(entity), primaryKey: primaryKey)
-            let index = key.cacheIndex(mask: Self.cacheMask)
-            if cache.isEmpty {
-                if let last, last.key == key { return last.id }
-            } else if let cached = cache[index], cached.key == key {
-                return cached.id
-            }
-            let id: NSManagedObjectID
-            if let known = ids[key] {
-                id = known
-            } else {
-                id = store.objectID(for: entity, primaryKey: primaryKey)
-                if let last {
-                    if ids.isEmpty {
-                        ids[last.key] = last.id
-                        cache = Array(repeating: nil, count: Self.cacheMask + 1)
-                        cache[last.key.cacheIndex(mask: Self.cacheMask)] = last
-                    }
-                    ids[key] = id
-                }
-            }
-            let entry = Entry(key: key, id: id)
-            if cache.isEmpty { last = entry } else { cache[index] = entry }
-            return id
-        }
     }
 
     func snapshots(for ids: [NSManagedObjectID]) throws -> [ObjectKey: StoreSnapshot] {
