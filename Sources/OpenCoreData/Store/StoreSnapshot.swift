@@ -28,18 +28,12 @@ public struct StoreSnapshot: @unchecked Sendable {
 
     /// A record of `objectID` whose values are all none.
     init(objectID: NSManagedObjectID, version: Int64, layout: PropertySlotLayout) {
-        identity = .id(objectID)
-        self.version = version
-        self.layout = layout
-        values = .empty(layout: layout)
+        self.init(identity: .id(objectID), version: version, layout: layout, values: .empty(layout: layout))
     }
 
     /// A record of `objectID` with `values`, one per slot of `layout`.
     init(objectID: NSManagedObjectID, version: Int64, layout: PropertySlotLayout, values: SlotValues) {
-        identity = .id(objectID)
-        self.version = version
-        self.layout = layout
-        self.values = values
+        self.init(identity: .id(objectID), version: version, layout: layout, values: values)
     }
 
     /// The record `identity` with `values`, one per slot of `layout`.
