@@ -102,3 +102,31 @@ import Testing
         #expect(!oneQuery(ids(act, 1...1) + ids(venue, 2...2)))
     }
 }
+
+/// `distinctKeysAsRun`: every set of distinct keys drawn from 0…7, each in
+/// three orders, is a run exactly when it has two keys or more and leaves
+/// none out between its lowest and highest; keys at the ends of `Int64`
+/// neither overflow nor pass for a run.
+@Suite struct SQLiteKeyListRunTests {
+    @Test func everySmallKeySetIsARunExactlyWhenItLeavesNoKeyOut() {
+        var random = SeededGenerator(seed: 5)
+        for subset in 0..<256 {
+            let keys = (0..<Int64(8)).filter { subset & (1 << $0) != 0 }
+            let isRun = keys.count >= 2 && keys.last! - keys.first! == Int64(keys.count - 1)
+            for order in [keys, keys.reversed(), keys.shuffled(using: &random)] {
+                let run = SQLiteKeyList(keys: order[...]).distinctKeysAsRun
+                #expect((run != nil) == isRun, "\(order)")
+                if let run { #expect(run.lowerBound == keys.first && run.upperBound == keys.last, "\(order)") }
+            }
+        }
+    }
+
+    @Test func keysAtTheEndsOfInt64() {
+        #expect(SQLiteKeyList(keys: [Int64.min, Int64.max][...]).distinctKeysAsRun == nil)
+        #expect(SQLiteKeyList(keys: [Int64.max, Int64.min, 0][...]).distinctKeysAsRun == nil)
+        let top = SQLiteKeyList(keys: [Int64.max, Int64.max - 1][...]).distinctKeysAsRun
+        #expect(top?.lowerBound == Int64.max - 1 && top?.upperBound == Int64.max)
+        let bottom = SQLiteKeyList(keys: [Int64.min + 1, Int64.min][...]).distinctKeysAsRun
+        #expect(bottom?.lowerBound == Int64.min && bottom?.upperBound == Int64.min + 1)
+    }
+}

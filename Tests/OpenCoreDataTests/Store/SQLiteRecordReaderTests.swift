@@ -155,4 +155,55 @@ import GRDB
             }
         }
     }
+
+    /// Keys that are one run of consecutive keys are read by range, others
+    /// by list, and either way a record comes back only for an ID whose
+    /// entity is the row's (Place and Venue share one table and one key
+    /// sequence, so a run of Place keys spans Venue rows).
+    @Test func runsOfKeysReadByRangeWhatListsRead() throws {
+        let place = NSEntityDescription(name: "Place"), venue = NSEntityDescription(name: "Venue")
+        place.subentities = [venue]
+        place.properties = [TestStack.attribute("name", .stringAttributeType)]
+        let model = NSManagedObjectModel()
+        model.entities = [place, venue]
+        let context = try TestStack.context(model, .sqlite)
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
+        // Each record's entity and name by key, as a fetch reads them.
+        var records: [Int64: (entity: NSEntityDescription, name: String)] = [:]
+        try context.performAndWait {
+            for index in 0..<12 {
+                TestStack.insert(index % 3 == 0 ? "Venue" : "Place", into: context, ["name": "r\(index)"])
+            }
+            try context.save()
+            for object in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Place")) {
+                let name = try #require(object.value(forKey: "name") as? String)
+                records[try #require(object.objectID.primaryKey)] = (object.entity, name)
+            }
+        }
+        #expect(Set(records.keys) == Set(1...12) && Set(records.values.map { ObjectIdentifier($0.entity) }).count == 2)
+        final class Statements: @unchecked Sendable { var sql: [String] = [] }
+        let statements = Statements()
+        store.database.inDatabase { db in db.trace { statements.sql.append("\($0)") } }
+        defer { store.database.inDatabase { db in db.trace(nil) } }
+        let cases: [(keys: [Int64], asPlaces: Bool, range: Bool)] = [
+            ([3, 4, 5, 6, 7, 8], false, true), ([8, 3, 6, 5, 4, 7], true, true), ([2, 1], false, true),
+            ([3, 4, 6, 7], false, false), ([1, 3, 5, 12], true, false), ([11], false, false),
+        ]
+        for (keys, asPlaces, range) in cases {
+            statements.sql = []
+            let ids = try keys.map { key in
+                store.objectID(for: asPlaces ? place : try #require(records[key]).entity, primaryKey: key)
+            }
+            let read = try store.snapshots(for: ids)
+            let expected = Set(keys.filter { !asPlaces || records[$0]?.entity === place })
+            #expect(Set(read.keys.compactMap { $0.id.primaryKey }) == expected, "\(keys)")
+            for id in ids {
+                guard let snapshot = read[ObjectKey(id)], let key = id.primaryKey else { continue }
+                #expect(snapshot["name"] as? String == records[key]?.name && snapshot.objectID.entity === id.entity)
+            }
+            let reads = statements.sql.filter { $0.hasPrefix("SELECT * FROM") }
+            #expect(reads.count == 1, "\(keys): \(statements.sql)")
+            #expect(reads.allSatisfy { $0.contains("BETWEEN") == range }, "\(keys): \(reads)")
+        }
+    }
 }

@@ -24,6 +24,28 @@ struct SQLiteKeyList {
     /// `?, ?, …` with ``parameterCount`` parameters, for the inside of `IN (…)`.
     var placeholders: String { Self.placeholderLists[parameterCount.trailingZeroBitCount] }
 
+    /// The keys as one range, when they are two or more distinct keys that
+    /// leave none out between the lowest and the highest (in any order): a
+    /// batch of records made together, or fetched in key order. O(n).
+    ///
+    /// SQLite reads the rows of an `IN` list through a temporary index it
+    /// builds of the list's values, then finds each row by key; a range it
+    /// walks in the table's own order: ~1,900 instructions a row less for
+    /// fault batches of 100 consecutive keys (the benchmark's batched walk,
+    /// 15,092 a photo by list, 13,195 by range). Only for keys known
+    /// distinct: repeated keys would pass for a run.
+    var distinctKeysAsRun: SQLiteKeyRuns.KeyRange? {
+        guard keys.count >= 2, var lowest = keys.first else { return nil }
+        var highest = lowest
+        for key in keys {
+            lowest = Swift.min(lowest, key)
+            highest = Swift.max(highest, key)
+        }
+        let (span, overflow) = highest.subtractingReportingOverflow(lowest)
+        guard !overflow, span == Int64(keys.count - 1) else { return nil }
+        return SQLiteKeyRuns.KeyRange(lowerBound: lowest, upperBound: highest)
+    }
+
     /// `keys` in chunks of at most ``maximumCount``; none for no keys.
     static func chunks(of keys: [Int64]) -> [SQLiteKeyList] {
         stride(from: 0, to: keys.count, by: maximumCount).map {

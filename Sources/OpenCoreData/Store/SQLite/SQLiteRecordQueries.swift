@@ -1,7 +1,7 @@
 import Foundation
 
 /// The store's queries for whole records by key, `SELECT * FROM <table>
-/// WHERE Z_PK IN (…)`, kept per table with how their rows' columns map to
+/// WHERE Z_PK IN (…)` (or `BETWEEN ? AND ?` for a range), kept per table with how their rows' columns map to
 /// each entity's slots (``SQLiteRowLayout``), so that a read builds neither.
 ///
 /// A fault fired alone is one such read, and building the SQL text and the
@@ -25,6 +25,8 @@ final class SQLiteRecordQueries: @unchecked Sendable {
         let name: String
         /// The SQL by the key list's parameter count's exponent (``SQLiteKeyList``).
         var sql: [String?] = []
+        /// The SQL for a range of keys.
+        lazy var rangeSQL = "SELECT * FROM \(name) WHERE Z_PK BETWEEN ? AND ?"
         var mapping: SQLiteMapping?
         var columnNames: [String] = []
         var layout: SQLiteRowLayout?
@@ -51,6 +53,11 @@ final class SQLiteRecordQueries: @unchecked Sendable {
             entry.sql[exponent] = sql
             return sql
         }
+    }
+
+    /// The query text for the rows of `table` whose keys are the two parameters' range, both included.
+    func rangeSQL(table: String) -> String {
+        lock.withLock { entry(table).rangeSQL }
     }
 
     /// The entry of `table`, made when first asked for; under the lock.

@@ -97,7 +97,14 @@ struct SQLiteRecordReader {
                           into found: inout [StoreSnapshot]) throws {
         store.recordQueryCount += 1
         let queries = store.recordQueries, mapping = store.mapping!
-        let statement = try keys.statement(queries.sql(table: table, keys: keys), in: db)
+        let statement: Statement
+        // The keys are distinct: `WantedIDs` holds each once.
+        if let run = keys.distinctKeysAsRun {
+            statement = try db.cachedStatement(sql: queries.rangeSQL(table: table))
+            try SQLiteKeyList.bind([run.lowerBound, run.upperBound], paddedTo: 2, then: [], to: statement)
+        } else {
+            statement = try keys.statement(queries.sql(table: table, keys: keys), in: db)
+        }
         let columnNames = statement.columnNames
         guard let first = wanted.anyID,
               var plan = queries.plan(table: table, columnNames: columnNames, entity: first.entity, mapping: mapping)
