@@ -16,7 +16,7 @@ extension NSManagedObjectContext {
         if let pinned, let row = pinned.rowCache.row(for: objectID, maxAge: stalenessInterval) { return row }
         // Cached inside the store access, so that no save can come between the read and its caching.
         return try readStores(coordinator) { cache in
-            try store.snapshots(for: [objectID])[objectID].map(cache.rememberRead)
+            try store.snapshot(for: objectID).map(cache.rememberRead)
         }
     }
 

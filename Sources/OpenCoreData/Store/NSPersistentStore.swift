@@ -82,6 +82,13 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         preconditionFailure("\(Swift.type(of: self)) does not implement snapshots(for:)")
     }
 
+    /// The current record of `id` (`snapshots(for: [id])`'s one), nil when
+    /// the store holds none: what a fault fired alone reads. Stores override
+    /// it where one record costs less than a dictionary of them.
+    func snapshot(for id: NSManagedObjectID) throws -> StoreSnapshot? {
+        try snapshots(for: [id])[ObjectKey(id)]
+    }
+
     /// The destinations of the to-many `relationship` of each record of
     /// `ids` that has any (in order for ordered relationships). This general
     /// form takes them from the records; stores that leave to-many

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Testing
 @testable import OpenCoreDataCore
 
@@ -74,6 +75,30 @@ import Testing
             let reused = try third.statement(sql(third), in: db)
             #expect(reused === statement)
             #expect(try Int64.fetchAll(reused) == [1, 2, 4, 7])
+        }
+    }
+
+    /// A statement bound without marking its arguments for GRDB and stepped
+    /// with `forEachRow` can be bound again after each run, also after one
+    /// whose body threw half-way: the run resets it.
+    @Test func steppedStatementsRebindAfterEveryRun() throws {
+        struct Stop: Error {}
+        let db = try DatabaseQueue()
+        try db.read { db in
+            let sql = { (list: SQLiteKeyList) in "SELECT value FROM json_each('[1,2,3,4,5,6,7]') "
+                + "WHERE value IN (\(list.placeholders)) ORDER BY value" }
+            let rows = { (statement: Statement) in
+                var values: [Int64] = []
+                try statement.forEachRow { values.append(sqlite3_column_int64(statement.sqliteStatement, 0)) }
+                return values
+            }
+            let first = SQLiteKeyList(keys: [7, 2, 5][...]), second = SQLiteKeyList(keys: [1, 3, 4, 6][...])
+            let statement = try first.steppedStatement(sql(first), in: db)
+            #expect(try rows(statement) == [2, 5, 7])
+            #expect(try second.steppedStatement(sql(second), in: db) === statement)
+            #expect(throws: Stop.self) { try statement.forEachRow { throw Stop() } }
+            #expect(try rows(try second.steppedStatement(sql(second), in: db)) == [1, 3, 4, 6])
+            #expect(try rows(try first.steppedStatement(sql(first), in: db)) == [2, 5, 7])
         }
     }
 

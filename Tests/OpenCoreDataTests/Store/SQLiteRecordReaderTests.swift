@@ -160,7 +160,10 @@ import GRDB
     /// by list, and either way a record comes back only for an ID whose
     /// entity is the row's (Place and Venue share one table and one key
     /// sequence, so a run of Place keys spans Venue rows).
-    @Test func runsOfKeysReadByRangeWhatListsRead() throws {
+    /// Twelve records of Place and its sub-entity Venue (one table, one key
+    /// sequence), saved; each record's entity and name by key, as a fetch reads them.
+    private static func placesAndVenues() throws -> (store: SQLiteStore, place: NSEntityDescription,
+                                                      records: [Int64: (entity: NSEntityDescription, name: String)]) {
         let place = NSEntityDescription(name: "Place"), venue = NSEntityDescription(name: "Venue")
         place.subentities = [venue]
         place.properties = [TestStack.attribute("name", .stringAttributeType)]
@@ -168,7 +171,6 @@ import GRDB
         model.entities = [place, venue]
         let context = try TestStack.context(model, .sqlite)
         let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
-        // Each record's entity and name by key, as a fetch reads them.
         var records: [Int64: (entity: NSEntityDescription, name: String)] = [:]
         try context.performAndWait {
             for index in 0..<12 {
@@ -181,6 +183,11 @@ import GRDB
             }
         }
         #expect(Set(records.keys) == Set(1...12) && Set(records.values.map { ObjectIdentifier($0.entity) }).count == 2)
+        return (store, place, records)
+    }
+
+    @Test func runsOfKeysReadByRangeWhatListsRead() throws {
+        let (store, place, records) = try Self.placesAndVenues()
         final class Statements: @unchecked Sendable { var sql: [String] = [] }
         let statements = Statements()
         store.database.inDatabase { db in db.trace { statements.sql.append("\($0)") } }
@@ -204,6 +211,24 @@ import GRDB
             let reads = statements.sql.filter { $0.hasPrefix("SELECT * FROM") }
             #expect(reads.count == 1, "\(keys): \(statements.sql)")
             #expect(reads.allSatisfy { $0.contains("BETWEEN") == range }, "\(keys): \(reads)")
+        }
+    }
+
+    /// A record read alone (`snapshot(for:)`, a fault fired alone) is what
+    /// the general read returns for that one ID: for every record, as its
+    /// own entity and as the other one, and for keys the table lacks.
+    @Test func aRecordReadAloneIsTheGeneralReadsRecord() throws {
+        let (store, place, records) = try Self.placesAndVenues()
+        let venue = try #require(place.subentities.first)
+        for key in Int64(0)...13 {
+            for entity in [place, venue] {
+                let id = store.objectID(for: entity, primaryKey: key)
+                let alone = try store.snapshot(for: id), general = try store.snapshots(for: [id])[ObjectKey(id)]
+                #expect((alone == nil) == (general == nil), "\(entity.name!) \(key)")
+                #expect((alone != nil) == (records[key]?.entity === entity), "\(entity.name!) \(key)")
+                #expect(alone?["name"] as? String == general?["name"] as? String, "\(entity.name!) \(key)")
+                #expect(alone.map { $0.objectID.entity === entity && $0.objectID.primaryKey == key } ?? true)
+            }
         }
     }
 }

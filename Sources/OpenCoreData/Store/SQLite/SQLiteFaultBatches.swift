@@ -18,6 +18,9 @@ struct SQLiteFaultBatches {
 
     mutating func forget() { remember([], batchSize: 0) }
 
+    /// Whether no batched fetch is remembered: no read is widened.
+    var isEmpty: Bool { batchSize == 0 }
+
     /// `missing` plus, for each one in the remembered result, the objects that
     /// follow it up to a batch.
     func widened(_ missing: [NSManagedObjectID]) -> [NSManagedObjectID] {
