@@ -26,11 +26,13 @@ extension NSManagedObjectContext {
             }
             return try fetchObjects(untyped).map { $0.objectID as! T }
         }
-        let objects = try fetchObjects(untyped, loading: Self.loadsFetchedRows(untyped))
+        let (objects, loaded) = try selectObjects(untyped, loading: Self.loadsFetchedRows(untyped))
         if untyped.shouldRefreshRefetchedObjects { refreshRefetched(objects) }
         prefetchRelationships(prefetching, of: objects)
-        // One batched load instead of a fault fired per object.
-        if !untyped.returnsObjectsAsFaults { fulfillFaults(objects) }
+        // One batched load instead of a fault fired per object, unless every object was loaded as it was made:
+        // a pass only to find no fault met each object again after it left the processor's caches (a first-level
+        // miss an object at 100k).
+        if !untyped.returnsObjectsAsFaults && !loaded { fulfillFaults(objects) }
         return Self.typed(objects)
     }
 
@@ -124,6 +126,15 @@ extension NSManagedObjectContext {
     /// selection are loaded from them as they are made.
     func fetchObjects(_ request: NSFetchRequest<NSFetchRequestResult>, loading: Bool = false) throws
         -> [NSManagedObject] {
+        try selectObjects(request, loading: loading).objects
+    }
+
+    /// `fetchObjects(_:loading:)`, and whether every object is loaded: with
+    /// `loading`, when the stores read every selected record (the objects
+    /// were loaded from them as they were made; unsaved objects merged in
+    /// are loaded already).
+    private func selectObjects(_ request: NSFetchRequest<NSFetchRequestResult>, loading: Bool) throws
+        -> (objects: [NSManagedObject], loaded: Bool) {
         let entity = resolveEntity(of: request)
         try FetchKeyPathCheck.check(request, entity: entity)
         let stores = self.stores(for: entity, request)
@@ -132,7 +143,8 @@ extension NSManagedObjectContext {
         let oneSource = stores.count == 1 || (parent != nil && !stores.isEmpty)
         let selection = try select(request, entity: entity, from: stores, appliesWindow: !merges && oneSource)
         let selected = objects(for: selection, loading: loading)
-        guard merges || !oneSource else { return selected }
+        let loaded = loading && selection.rows.count == selection.ids.count
+        guard merges || !oneSource else { return (selected, loaded) }
         var candidates = selected.filter { !$0.isDeleted }
         if merges {
             var seen = Set(candidates.map(ObjectIdentifier.init))
@@ -144,7 +156,7 @@ extension NSManagedObjectContext {
                 candidates.append(object)
             }
         }
-        return try FetchEvaluation.filterAndSort(candidates, request: request, appliesWindow: true)
+        return (try FetchEvaluation.filterAndSort(candidates, request: request, appliesWindow: true), loaded)
     }
 
     /// The IDs `request` selects from the stores alone (the caller checked

@@ -63,4 +63,44 @@ final class FetchWakingPerson: NSManagedObject {
         }
         #expect(FetchWakingPerson.woken.sorted() == ["p0->p1", "p1->p2", "p2->p3", "p3->p4", "p4->p0"])
     }
+
+    /// `returnsObjectsAsFaults = false` returns no fault however the objects
+    /// came: made by the fetch, registered as faults before it (loaded from
+    /// the rows it read), merged in unsaved, or fetched by a child context
+    /// from its parent. The fetch skips its pass that loads leftover faults
+    /// only when it loaded every object as it made it.
+    @Test(arguments: TestStack.StoreKind.allCases)
+    func objectsAsNonFaultsComeLoadedEveryWay(kind: TestStack.StoreKind) throws {
+        let context = try TestStack.context(Self.model(), kind)
+        try context.performAndWait {
+            for index in 0..<6 { TestStack.insert("Person", into: context, ["name": "p\(index)"]) }
+            try context.save()
+        }
+        let reader = try TestStack.reader(of: context)
+        let loaded = NSFetchRequest<NSManagedObject>(entityName: "Person")
+        loaded.returnsObjectsAsFaults = false
+        loaded.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        try reader.performAndWait {
+            let faults = NSFetchRequest<NSManagedObject>(entityName: "Person")
+            faults.includesPropertyValues = false
+            let held = try reader.fetch(faults)
+            #expect(held.count == 6 && held.allSatisfy(\.isFault))
+            let fetched = try reader.fetch(loaded)
+            #expect(fetched.allSatisfy { !$0.isFault } && fetched.count == 6)
+            #expect(fetched.map { $0.primitiveValue(forKey: "name") as? String } == (0..<6).map { "p\($0)" })
+            TestStack.insert("Person", into: reader, ["name": "p9"])
+            held[0].setValue("p0b", forKey: "name")
+            reader.refresh(held[1], mergeChanges: false)
+            #expect(held[1].isFault)
+            let merged = try reader.fetch(loaded)
+            #expect(merged.count == 7 && merged.allSatisfy { !$0.isFault })
+            #expect(merged.map { $0.primitiveValue(forKey: "name") as? String }.last == "p9")
+        }
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = reader
+        try child.performAndWait {
+            let fetched = try child.fetch(loaded)
+            #expect(fetched.count == 7 && fetched.allSatisfy { !$0.isFault })
+        }
+    }
 }
