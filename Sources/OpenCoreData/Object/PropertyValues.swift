@@ -75,6 +75,7 @@ struct PropertyValues {
     /// Puts `value`, the same value in another form (destination objects for
     /// their IDs, IDs read for an unread to-many), in `slot` without
     /// recording a change.
+    @inline(__always) // Inlined into the subscript's setter, on every write of a value.
     mutating func resolve(_ slot: Int, to value: consuming SlotValue) {
         if slots.isEmpty {
             guard !value.isNone else { return }

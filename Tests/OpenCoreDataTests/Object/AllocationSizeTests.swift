@@ -42,10 +42,11 @@ import Testing
     }
 
     /// A row is its record's slots in one allocation (`SlotBuffer`): 16
-    /// bytes of object header, 40 of row header (the layout, the record as
-    /// an ID or as a family and primary key, the version, the read time), 24
-    /// a slot, in the smallest block that holds them (the benchmark's photo,
-    /// five slots: 176 bytes, a 192-byte block, where a row object and an
+    /// bytes of object header, 48 of row header (the layout, the record as
+    /// an ID or as a family and primary key, the version, the read time, the
+    /// mask of slots holding references), 24 a slot, in the smallest block
+    /// that holds them (the benchmark's photo, five slots: 184 bytes, a
+    /// 192-byte block, where a row object and an
     /// array took 64 and 160; a fetched row names its record without an ID,
     /// which took a 48-byte block more).
     /// glibc may serve any one block 16 bytes larger (see
@@ -60,10 +61,10 @@ import Testing
             let photos = try context.fetch(request)
             let row = try #require(photos.first?.committedRow)
             let start = UnsafeRawPointer(Unmanaged.passUnretained(row).toOpaque())
-            #expect(UnsafeRawPointer(row.slots) - start == 16 + 40, "the slots follow a 40-byte header")
+            #expect(UnsafeRawPointer(row.slots) - start == 16 + 48, "the slots follow a 48-byte header")
             #expect(MemoryLayout<RecordIdentity?>.size == 16, "a record is two words")
             #expect(photos.first?.values.slots.buffer === row, "the object shares its row's slots")
-            let block = (16 + 40 + 24 * row.layout.count + 8 + 15) / 16 * 16 - 8
+            let block = (16 + 48 + 24 * row.layout.count + 8 + 15) / 16 * 16 - 8
             let fetched = photos.compactMap(\.committedRow).map(Self.usableBytes)
             #expect(fetched.count == photos.count)
             #expect(fetched.allSatisfy { $0 <= block + 16 })

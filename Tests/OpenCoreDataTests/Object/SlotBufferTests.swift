@@ -117,6 +117,50 @@ import Testing
         #expect(boxed == nil)
     }
 
+    /// A buffer destroys only the slots that may hold a reference
+    /// (`referenceSlots`): every reference written, by the initializer or
+    /// later, in place or into a copy, below slot 63 or from it on (where
+    /// slots share one bit), is released with the last buffer holding it,
+    /// and none sooner. Random writes over a 70-slot layout.
+    @Test(arguments: 0..<3)
+    func everyReferenceWrittenIsReleasedWithItsBuffer(seed: Int) {
+        var generator = SeededGenerator(seed: UInt64(seed) &+ 40)
+        let layout = PropertySlotLayout((0..<70).map {
+            NSAttributeDescription(name: "a\($0)", type: .binaryDataAttributeType)
+        })
+        var boxes: [SlotValue.Boxed] = []
+        func randomValue() -> SlotValue {
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                boxes.append(SlotValue.Boxed(Data([UInt8(boxes.count % 256)])))
+                return .value(boxes[boxes.count - 1])
+            case 1: return .int64(Int64.random(in: 0..<100, using: &generator))
+            default: return .none
+            }
+        }
+        var weakBoxes: [() -> SlotValue.Boxed?] = []
+        do {
+            var values = SlotValues(SlotBuffer.make(layout: layout) { slots in
+                for slot in 0..<layout.count { (slots + slot).initialize(to: randomValue()) }
+            })
+            var held: [SlotValues] = []
+            for _ in 0..<300 {
+                if Int.random(in: 0..<10, using: &generator) == 0 { held.append(values) }
+                values[Int.random(in: 0..<layout.count, using: &generator)] = randomValue()
+            }
+            weakBoxes = boxes.map { box in { [weak box] in box } }
+            boxes = []
+            // Each box is alive exactly while a buffer holds it.
+            let live = Set(([values] + held).flatMap { $0.compactMap { value -> ObjectIdentifier? in
+                if case .value(let box) = value { ObjectIdentifier(box) } else { nil }
+            } })
+            let alive = Set(weakBoxes.compactMap { $0().map(ObjectIdentifier.init) })
+            #expect(alive == live)
+            #expect(!live.isEmpty)
+        }
+        #expect(weakBoxes.allSatisfy { $0() == nil }, "a buffer died without releasing a reference")
+    }
+
     @Test func emptyValuesHaveNoBuffer() {
         let values = SlotValues()
         #expect(values.isEmpty && values.buffer == nil && values.count == 0)
