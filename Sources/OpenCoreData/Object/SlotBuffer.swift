@@ -60,9 +60,6 @@ final class SlotBuffer: ManagedBuffer<SlotBuffer.Header, SlotValue> {
     @inline(__always)
     static func referenceBit(_ slot: Int) -> UInt64 { 1 &<< UInt64(Swift.min(slot, sharedBitSlot)) }
 
-    /// The header, for `SlotValues` to note a written slot without holding the buffer.
-    var headerPointer: UnsafeMutablePointer<Header> { fields }
-
     /// A buffer of `layout`'s slots, stamped with `record` and `version`
     /// when given; `initialize` initializes every slot, in order.
     /// `referenceSlots`, when given, is the mask of the slots `initialize` may
@@ -91,7 +88,7 @@ final class SlotBuffer: ManagedBuffer<SlotBuffer.Header, SlotValue> {
     /// property of the standard library's class: each access outside the
     /// standard library is checked for exclusivity at run time, which cost
     /// ~350 instructions a fetched object.
-    private var fields: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
+    fileprivate var fields: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
 
     var layout: PropertySlotLayout { fields.pointee.layout }
     /// How many slots the buffer holds: its layout's.
@@ -166,7 +163,7 @@ struct SlotValues: RandomAccessCollection, MutableCollection {
             precondition(slot >= 0 && slot < count, "Slot out of range")
             if !isKnownUniquelyReferenced(&buffer) { buffer = buffer.unsafelyUnwrapped.copy() }
             // Pointers, not the buffer: a reference held across the yield cost a retain and a release a write.
-            let header = buffer.unsafelyUnwrapped.headerPointer, slots = buffer.unsafelyUnwrapped.slots
+            let header = buffer.unsafelyUnwrapped.fields, slots = buffer.unsafelyUnwrapped.slots
             // Also when the access ends by an error: the slot may hold a reference already.
             defer {
                 if !slots[slot].holdsNoReference { header.pointee.referenceSlots |= SlotBuffer.referenceBit(slot) }

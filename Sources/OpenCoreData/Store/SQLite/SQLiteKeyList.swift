@@ -113,3 +113,12 @@ struct SQLiteKeyList {
         for value in trailing { try bind(value) }
     }
 }
+
+extension SQLiteKeyRuns.KeyRange {
+    /// Binds the range's bounds, then `trailing`, to the parameters of `statement` in order
+    /// (`SQLiteKeyList.bind(_:paddedTo:then:to:markingArguments:)`).
+    func bind(to statement: Statement, then trailing: [Int64] = [], markingArguments: Bool = true) throws {
+        try SQLiteKeyList.bind([lowerBound, upperBound], paddedTo: 2, then: trailing, to: statement,
+                               markingArguments: markingArguments)
+    }
+}

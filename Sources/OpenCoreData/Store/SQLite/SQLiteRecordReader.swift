@@ -112,8 +112,7 @@ struct SQLiteRecordReader {
         // The keys are distinct: `WantedIDs` holds each once. The statements are only stepped below.
         if let run = keys.distinctKeysAsRun {
             statement = try db.cachedStatement(sql: queries.rangeSQL(table: table))
-            try SQLiteKeyList.bind([run.lowerBound, run.upperBound], paddedTo: 2, then: [], to: statement,
-                                   markingArguments: false)
+            try run.bind(to: statement, markingArguments: false)
         } else {
             statement = try keys.steppedStatement(queries.sql(table: table, keys: keys), in: db)
         }

@@ -116,8 +116,7 @@ extension SQLiteRecordWriter {
                 let sql = "DELETE FROM \(table) WHERE Z_PK BETWEEN ? AND ?\(condition)"
                 let statement = try db.cachedStatement(sql: sql)
                 for range in runs.ranges {
-                    try SQLiteKeyList.bind([range.lowerBound, range.upperBound], paddedTo: 2, then: trailing,
-                                           to: statement)
+                    try range.bind(to: statement, then: trailing)
                     try statement.runInTransaction()
                     deleted += Int(sqlite3_changes(db.sqliteConnection))
                 }

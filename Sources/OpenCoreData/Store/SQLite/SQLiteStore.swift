@@ -188,7 +188,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     override func snapshot(for id: NSManagedObjectID) throws -> StoreSnapshot? {
         guard Self.pinnedReads?[ObjectIdentifier(self)] == nil, prefetched.isEmpty, batches.isEmpty,
               id.storeIdentifier == identifier, let key = id.primaryKey else {
-            return try snapshots(for: [id])[ObjectKey(id)]
+            return try super.snapshot(for: id)
         }
         let found = try translatingErrors {
             try readOneQuery { try SQLiteRecordReader(store: self, db: $0).snapshots(of: id, primaryKey: key) }
