@@ -20,6 +20,25 @@ extension NSManagedObjectContext {
         }
     }
 
+    /// `loadRow(for:)` in a context without a parent, for the permanent
+    /// record of `primaryKey` in `family`, found and read without making its
+    /// ID (a fault a fetch made has none until asked).
+    func loadRow(of family: ObjectIDFamily, primaryKey: Int64) throws -> StoreRowCache.Row? {
+        let pinned = pinnedGeneration()
+        if pinned == nil, let row = ownRowCache?.row(of: family, primaryKey: primaryKey, maxAge: stalenessInterval) {
+            return row
+        }
+        guard let store = family.store, let coordinator = persistentStoreCoordinator else { return nil }
+        if let pinned, let row = pinned.rowCache.row(of: family, primaryKey: primaryKey, maxAge: stalenessInterval) {
+            return row
+        }
+        return try readStores(coordinator) { cache in
+            // Moved out of the array, not copied.
+            var found = try store.snapshots(of: family, primaryKey: primaryKey)
+            return found.popLast().map(cache.rememberRead)
+        }
+    }
+
     /// Loads a fault's values from its record: the cached row, or one store read.
     func fulfillFault(_ object: NSManagedObject) {
         // A nested context's fault made by a fetch holds the record its parent gave with the result.
@@ -27,7 +46,13 @@ extension NSManagedObjectContext {
             fulfill(object, with: row)
             return
         }
-        if let row = try? loadRow(for: object.objectID) {
+        let row: StoreRowCache.Row?
+        if parent == nil, let record = object.storedRecord {
+            row = try? loadRow(of: record.family, primaryKey: record.primaryKey)
+        } else {
+            row = try? loadRow(for: object.objectID)
+        }
+        if let row {
             fulfill(object, with: row)
             return
         }
@@ -45,21 +70,62 @@ extension NSManagedObjectContext {
     func fulfillFaults(_ objects: [NSManagedObject]) {
         guard let coordinator = persistentStoreCoordinator else { return }
         var faults: [NSManagedObject] = []
+        // Whether every fault to read is a record of `family`, which a read by keys serves without IDs.
+        var family: ObjectIDFamily?, oneFamily = parent == nil
         let cache = readCache(coordinator)
-        for object in objects where object.isFault && object.managedObjectContext === self
-            && (parent != nil || object.objectID.persistentStore != nil) {
-            if parent != nil, let row = object.committedRow {
-                fulfill(object, with: row)
-            } else if parent == nil,
-                      let row = cache.row(for: object.objectID, maxAge: stalenessInterval) {
-                fulfill(object, with: row)
-            } else {
+        for object in objects where object.isFault && object.managedObjectContext === self {
+            if parent != nil {
+                if let row = object.committedRow { fulfill(object, with: row) } else { faults.append(object) }
+            } else if let record = object.storedRecord {
+                guard record.family.store != nil else { continue }
+                if let row = cache.row(of: record.family, primaryKey: record.primaryKey, maxAge: stalenessInterval) {
+                    fulfill(object, with: row)
+                    continue
+                }
+                if family == nil { family = record.family } else if family !== record.family { oneFamily = false }
+                faults.append(object)
+            } else if object.objectID.persistentStore != nil {
+                if let row = cache.row(for: object.objectID, maxAge: stalenessInterval) {
+                    fulfill(object, with: row)
+                    continue
+                }
+                oneFamily = false
                 faults.append(object)
             }
+        }
+        guard !faults.isEmpty else { return }
+        if oneFamily, let family {
+            fulfillFaults(faults, of: family)
+            return
         }
         let rows = readRows(faults.map(\.objectID))
         for object in faults where object.isFault {
             if let row = rows[object.objectID] { fulfill(object, with: row) }
+        }
+    }
+
+    /// Reads the records of `faults`, all of `family`, by key (no ID made), and loads the faults from them.
+    private func fulfillFaults(_ faults: [NSManagedObject], of family: ObjectIDFamily) {
+        guard let coordinator = persistentStoreCoordinator, let store = family.store else { return }
+        // Each key once (an object listed twice is one fault), and the fault each row is for.
+        var waiting = [PrimaryKey: NSManagedObject](minimumCapacity: faults.count)
+        var keys: [Int64] = []
+        keys.reserveCapacity(faults.count)
+        for fault in faults {
+            let key = fault.storedRecord.unsafelyUnwrapped.primaryKey
+            if waiting.updateValue(fault, forKey: PrimaryKey(key)) == nil { keys.append(key) }
+        }
+        // In batches of 1000 as `readRows(_:)` reads, each in one store access.
+        for start in stride(from: 0, to: keys.count, by: 1000) {
+            let batch = Array(keys[start..<min(start + 1000, keys.count)])
+            guard let rows = try? readStores(coordinator, { cache in
+                cache.rememberRead(contentsOf: try store.snapshots(of: family, primaryKeys: batch))
+            }) else { continue }
+            for row in rows {
+                guard let key = row.recordIdentity.primaryKey, let object = waiting[PrimaryKey(key)],
+                      object.isFault else { continue }
+                fulfill(object, with: row)
+            }
         }
     }
 

@@ -79,7 +79,16 @@ public struct BatchFaultingArray<Element>: RandomAccessCollection {
             }
             objects = []
             start = first
-            let batch = (first..<Swift.min(first + batchSize, ids.count)).map { context.object(with: ids[$0]) }
+            let positions = first..<Swift.min(first + batchSize, ids.count)
+            // Faults made from the store's keys, as a fetch makes them: an ID is made when first asked for.
+            let batch = if let record = ids.record, context.parent == nil {
+                positions.map { position in
+                    let (family, primaryKey) = record(position)
+                    return context.object(family, primaryKey: primaryKey)
+                }
+            } else {
+                positions.map { context.object(with: ids[$0]) }
+            }
             if loadsValues { context.fulfillFaults(batch) }
             context.prefetchRelationships(prefetching, of: batch)
             objects = batch

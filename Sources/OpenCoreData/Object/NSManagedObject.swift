@@ -133,6 +133,16 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         }
     }
 
+    /// The family and primary key of the object's stored record, without
+    /// making its ID; nil while its ID is temporary.
+    var storedRecord: (family: ObjectIDFamily, primaryKey: Int64)? {
+        switch identity {
+        case .record(let family, let primaryKey): (family, primaryKey)
+        case .id(let id): id.primaryKey.map { (id.family, $0) }
+        case .entity: nil
+        }
+    }
+
     /// Whether the object is the one of `primaryKey` in `family`, asked
     /// without making an ID: what the registry asks of the objects it probes
     /// for a fault a fetch makes (`NSManagedObjectContext.object(_:primaryKey:)`).

@@ -79,6 +79,13 @@ struct RecordIdentity {
         return own.namesSameRecord(as: id)
     }
 
+    /// Whether this is the permanent record of `primaryKey` in `family` (or one named the same), whichever
+    /// form it has: `isNamed(by:)` for that record's ID, without making the ID.
+    func names(_ family: ObjectIDFamily, primaryKey: Int64) -> Bool {
+        guard let own = madeID else { return key == primaryKey && unmadeFamily.namesSameRecords(as: family) }
+        return own.names(family, primaryKey: primaryKey)
+    }
+
     /// Whether the two name the same record, whichever form each has.
     func namesSameRecord(as other: RecordIdentity) -> Bool {
         if let id = other.madeID { return isNamed(by: id) }

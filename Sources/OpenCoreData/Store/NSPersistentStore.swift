@@ -89,6 +89,20 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         try snapshots(for: [id])[ObjectKey(id)]
     }
 
+    /// The records of `primaryKeys` (distinct) in `family`, one of this
+    /// store's, that exist, in no particular order: what a batch of faults a
+    /// fetch made reads, without making their IDs. This general form makes
+    /// the IDs for `snapshots(for:)`; stores override it where keys suffice.
+    func snapshots(of family: ObjectIDFamily, primaryKeys: [Int64]) throws -> [StoreSnapshot] {
+        Array(try snapshots(for: primaryKeys.map { NSManagedObjectID(family: family, key: .permanent($0)) }).values)
+    }
+
+    /// The record of `primaryKey` in `family` (`snapshots(of:primaryKeys:)`'s one), in an array: what a
+    /// fault a fetch made reads when it fires alone. This general form reads it as `snapshot(for:)`.
+    func snapshots(of family: ObjectIDFamily, primaryKey: Int64) throws -> [StoreSnapshot] {
+        try snapshot(for: NSManagedObjectID(family: family, key: .permanent(primaryKey))).map { [$0] } ?? []
+    }
+
     /// The destinations of the to-many `relationship` of each record of
     /// `ids` that has any (in order for ordered relationships). This general
     /// form takes them from the records; stores that leave to-many

@@ -30,13 +30,30 @@ final class StoreRowCache: @unchecked Sendable {
     /// The cached row of `id` if it is at most `maxAge` seconds old (any age
     /// when `maxAge` is negative, none when it is 0).
     func row(for id: NSManagedObjectID, maxAge: TimeInterval) -> Row? {
+        row(maxAge: maxAge, of: { id }) { rows[ObjectKey(id)] }
+    }
+
+    /// `row(for:maxAge:)` for the permanent record of `primaryKey` in
+    /// `family`, found without making its ID (a fault a fetch made has none).
+    func row(of family: ObjectIDFamily, primaryKey: Int64, maxAge: TimeInterval) -> Row? {
+        row(maxAge: maxAge, of: { NSManagedObjectID(family: family, key: .permanent(primaryKey)) }) {
+            rows.value(hash: { NSManagedObjectID.tableHash(family, primaryKey: primaryKey, seed: $0) },
+                       matching: { $0.recordIdentity.names(family, primaryKey: primaryKey) })
+        }
+    }
+
+    /// The row `lookup` finds under the lock, if at most `maxAge` seconds old; `id` names it in the hit log.
+    @inline(__always)
+    private func row(maxAge: TimeInterval, of id: () -> NSManagedObjectID, _ lookup: () -> Row?) -> Row? {
         guard maxAge != 0 else { return nil }
         let now = maxAge > 0 ? ProcessInfo.processInfo.systemUptime : 0
         let row: Row? = lock.withLock {
-            guard let row = rows[ObjectKey(id)], maxAge < 0 || now - row.readTime <= maxAge else { return nil }
+            guard let row = lookup(), maxAge < 0 || now - row.readTime <= maxAge else { return nil }
             return row
         }
-        if let hitLog, row != nil { hitLog.info("CoreData: annotation: row cache hit for : \(id.uriRepresentation())") }
+        if let hitLog, row != nil {
+            hitLog.info("CoreData: annotation: row cache hit for : \(id().uriRepresentation())")
+        }
         return row
     }
 

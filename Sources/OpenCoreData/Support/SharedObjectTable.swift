@@ -168,17 +168,23 @@ extension SharedObjectTable where Element: SharedTableElement {
     /// assigning an object (whose key must be `key`) stores it in place of
     /// any other, assigning nil removes the entry.
     subscript(key: Element.TableKey) -> Element? {
-        get {
-            guard let (bucket, found) = find(key), found, let buckets else { return nil }
-            guard !isKnownUniquelyReferenced(&buckets[bucket]!) else {
-                remove(at: bucket)
-                return nil
-            }
-            return buckets[bucket]
-        }
+        get { value(hash: { Element.tableHash(of: key, seed: $0) }, matching: { $0.hasTableKey(key) }) }
         set {
             if let newValue { updateValue(forKey: key) { $0 = newValue } } else { removeValue(forKey: key) }
         }
+    }
+
+    /// The subscript's read for a key that `TableKey` does not spell (see
+    /// `updateValue(hash:matching:_:)`): the object `matches` accepts among
+    /// those whose keys hash to `hash(seed)`, if something besides the table uses it.
+    @inline(__always)
+    func value(hash: (Int) -> Int, matching matches: (Element) -> Bool) -> Element? {
+        guard let (bucket, found) = find(hash: hash(seed), matching: matches), found, let buckets else { return nil }
+        guard !isKnownUniquelyReferenced(&buckets[bucket]!) else {
+            remove(at: bucket)
+            return nil
+        }
+        return buckets[bucket]
     }
 
     /// Runs `body` on the entry of `key` (nil when absent or unshared) and

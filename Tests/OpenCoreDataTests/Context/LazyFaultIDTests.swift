@@ -62,7 +62,7 @@ import Testing
         try context.performAndWait {
             let photo = try #require(try Self.faults(in: context).first)
             #expect(photo.value(forKey: "name") as? String == "p0-0")
-            #expect(!photo.isFault && photo.holdsObjectID, "firing asked for the ID")
+            #expect(!photo.isFault && !photo.holdsObjectID, "firing read the record by its key, without the ID")
             photo.setValue("renamed", forKey: "name")
             try context.save()
             context.reset()
@@ -70,6 +70,77 @@ import Testing
                 $0.value(forKey: "name") as? String == "renamed"
             })
             #expect(again.objectID == photo.objectID)
+        }
+    }
+
+    /// Faults made from records fire by key, alone or in a batch, without making their IDs: from the row
+    /// cache when it holds a fresh row (within the context's `stalenessInterval`), else from the store, a batch
+    /// of one family in one query. An object listed twice is loaded once; a record deleted from the store
+    /// leaves its fault a fault in a batch, and makes it inaccessible when it fires alone.
+    @Test func faultsMadeFromRecordsFireByKey() throws {
+        let context = try TestStack.albumsWithPhotos()
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
+        let names = (0..<3).flatMap { a in (0..<10).map { "p\(a)-\($0)" } }
+        // Another context holds every photo loaded, so the cache keeps their rows.
+        let holder = TestStack.sibling(of: context)
+        let held = try holder.performAndWait { try Self.records(in: holder) }
+        try withExtendedLifetime(held) {
+            try context.performAndWait {
+                let photos = try Self.faults(in: context)
+                let reads = store.recordQueryCount
+                #expect(photos[3].value(forKey: "name") as? String == names[3])
+                context.fulfillFaults(photos + photos.prefix(5))
+                #expect(store.recordQueryCount == reads, "fresh rows come from the cache")
+                #expect(photos.map { $0.value(forKey: "name") as? String } == names)
+                #expect(photos.allSatisfy { !$0.holdsObjectID }, "no ID was made")
+
+                context.reset()
+                context.stalenessInterval = 0  // no cached row is fresh enough
+                let again = try Self.faults(in: context)
+                #expect(again[7].value(forKey: "name") as? String == names[7])
+                #expect(store.recordQueryCount == reads + 1, "a fault fired alone reads its record")
+                context.fulfillFaults(again.reversed() + again.prefix(5))
+                #expect(store.recordQueryCount == reads + 2, "the other 29 in one query")
+                #expect(again.map { $0.value(forKey: "name") as? String } == names)
+                #expect(again.allSatisfy { !$0.holdsObjectID && $0.committedRow != nil })
+            }
+        }
+        // Two photos deleted behind the context's back.
+        let deleter = TestStack.sibling(of: context)
+        try context.performAndWait {
+            context.reset()
+            let photos = try Self.faults(in: context)
+            try deleter.performAndWait {
+                for id in [photos[2], photos[5]].map(\.objectID) { deleter.delete(deleter.object(with: id)) }
+                try deleter.save()
+            }
+            context.fulfillFaults(photos)
+            #expect(photos.map(\.isFault) == photos.indices.map { [2, 5].contains($0) })
+            #expect(photos[5].value(forKey: "name") == nil && photos[5].isDeleted, "a lost record's fault fires empty")
+        }
+    }
+
+    /// A batched fetch makes each batch's faults from the store's keys and reads their records by key:
+    /// one query a batch, the values in the fetch's order, and no ID made.
+    @Test func aBatchedFetchReadsEachBatchByKey() throws {
+        let context = try TestStack.albumsWithPhotos()
+        let store = try #require(context.persistentStoreCoordinator?.persistentStores.first as? SQLiteStore)
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: false)]
+            request.fetchBatchSize = 7
+            let photos = try context.fetchBatched(request)
+            let reads = store.recordQueryCount
+            var seen: [NSManagedObject] = []
+            for photo in photos {
+                #expect(!photo.isFault)
+                seen.append(photo)
+            }
+            #expect(seen.map { $0.value(forKey: "name") as? String }
+                    == (0..<3).flatMap { a in (0..<10).map { "p\(a)-\($0)" } }.reversed())
+            #expect(store.recordQueryCount == reads + 5, "one read for each of the 5 batches")
+            #expect(seen.allSatisfy { !$0.holdsObjectID })
+            #expect(seen.map(\.objectID) == (try Self.storedIDs(context)).reversed(), "IDs made later are the store's")
         }
     }
 

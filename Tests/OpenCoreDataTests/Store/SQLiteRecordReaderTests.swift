@@ -214,6 +214,44 @@ import GRDB
         }
     }
 
+    /// Records read by key for one family (`snapshots(of:primaryKeys:)`,
+    /// faults a fetch made) are those a read by ID returns, named by family
+    /// and key instead of by ID: for keys by range and by list, as Place and
+    /// as Venue (rows of the other entity in the table are left out), with
+    /// keys the table lacks, and more keys than one list holds.
+    @Test func aReadByKeysIsTheReadByIDs() throws {
+        let (store, place, records) = try Self.placesAndVenues()
+        let venue = try #require(place.subentities.first)
+        let cases: [[Int64]] = [Array(1...12), [8, 3, 6, 5, 4, 7], [3, 4, 6, 7], [11], [0, 13, 2], [],
+                                Array(1...1_100)]
+        for keys in cases {
+            for entity in [place, venue] {
+                let family = store.idFamily(for: entity)
+                let byKey = try store.snapshots(of: family, primaryKeys: keys)
+                let byID = try store.snapshots(for: keys.map { store.objectID(for: entity, primaryKey: $0) })
+                #expect(byKey.count == byID.count, "\(entity.name!) \(keys.prefix(8))")
+                for record in byKey {
+                    let key = try #require(record.identity.primaryKey)
+                    #expect(record.identity.madeID == nil, "named by family and key")
+                    #expect(record["name"] as? String == records[key]?.name && records[key]?.entity === entity)
+                    #expect(byID[ObjectKey(store.objectID(for: entity, primaryKey: key))]?["name"] as? String
+                            == record["name"] as? String)
+                }
+            }
+        }
+        // One key alone (a fault fired alone) reads what a list of it reads.
+        for key in Int64(0)...13 {
+            for entity in [place, venue] {
+                let family = store.idFamily(for: entity)
+                let alone = try store.snapshots(of: family, primaryKey: key)
+                let listed = try store.snapshots(of: family, primaryKeys: [key])
+                #expect(alone.count == listed.count && alone.count == (records[key]?.entity === entity ? 1 : 0))
+                #expect(alone.first?["name"] as? String == listed.first?["name"] as? String)
+                #expect(alone.allSatisfy { $0.identity.madeID == nil && $0.identity.primaryKey == key })
+            }
+        }
+    }
+
     /// A record read alone (`snapshot(for:)`, a fault fired alone) is what
     /// the general read returns for that one ID: for every record, as its
     /// own entity and as the other one, and for keys the table lacks.

@@ -35,60 +35,78 @@ struct SQLiteRecordReader {
         return byID
     }
 
-    /// The record of `id`, whose primary key is `primaryKey`, alone in an array; none when its table holds
-    /// none for its entity. An array rather than an optional: through the generic calls around a read, an
-    /// optional record is handled by the runtime's value witnesses (~600 instructions a read).
-    func snapshots(of id: NSManagedObjectID, primaryKey: Int64) throws -> [StoreSnapshot] {
-        guard let table = store.mapping.entity(id.entity)?.table else { return [] }
+    /// The record `record` names, whose primary key is `primaryKey`, alone in an array; none when its table
+    /// holds none for its entity. An array rather than an optional: through the generic calls around a read,
+    /// an optional record is handled by the runtime's value witnesses (~600 instructions a read).
+    func snapshots(of record: RecordIdentity, primaryKey: Int64) throws -> [StoreSnapshot] {
+        guard let table = store.mapping.entity(record.entity)?.table else { return [] }
         var found: [StoreSnapshot] = []
         try readRows(table: table, keys: SQLiteKeyList(keys: [primaryKey][...]),
-                     wanted: .one(id, primaryKey: primaryKey), into: &found)
+                     wanted: .one(record, primaryKey: primaryKey), into: &found)
+        return found
+    }
+
+    /// The records of `primaryKeys` (distinct) in `family` that the store holds, each named by its family and
+    /// key: no ID is made (see `NSPersistentStore.snapshots(of:primaryKeys:)`). In no particular order.
+    func snapshots(of family: ObjectIDFamily, primaryKeys: [Int64]) throws -> [StoreSnapshot] {
+        guard let table = store.mapping.entity(family.entity)?.table else { return [] }
+        var found: [StoreSnapshot] = []
+        for chunk in SQLiteKeyList.chunks(of: primaryKeys) {
+            try readRows(table: table, keys: chunk, wanted: .family(family), into: &found)
+        }
         return found
     }
 
     /// Reads the records of `ids`, all stored in `table`, a chunk of keys at a time.
     private func readRows(of ids: [NSManagedObjectID], table: String, into found: inout [StoreSnapshot]) throws {
-        let wanted = WantedIDs(ids)
+        let wanted = WantedRecords(ids)
         for chunk in SQLiteKeyList.chunks(of: wanted.primaryKeys) {
             try readRows(table: table, keys: chunk, wanted: wanted, into: &found)
         }
     }
 
-    /// The IDs a read asks for, by primary key: one without a dictionary (a
-    /// fault fired alone, where making and filling one cost ~1,000 instructions).
-    private enum WantedIDs {
-        case one(NSManagedObjectID, primaryKey: Int64)
+    /// The records a read asks for, by primary key: IDs, one without a
+    /// dictionary (a fault fired alone, where making and filling one cost
+    /// ~1,000 instructions), or every key read of one family, which names
+    /// the records without IDs.
+    private enum WantedRecords {
+        case one(RecordIdentity, primaryKey: Int64)
         case many([PrimaryKey: NSManagedObjectID])
+        case family(ObjectIDFamily)
 
         /// `ids`, each with a primary key; the first of two with one key.
         init(_ ids: [NSManagedObjectID]) {
             if ids.count == 1 {
-                self = .one(ids[0], primaryKey: ids[0].primaryKey!)
+                self = .one(.id(ids[0]), primaryKey: ids[0].primaryKey!)
             } else {
                 self = .many(Dictionary(ids.map { (PrimaryKey($0.primaryKey!), $0) }, uniquingKeysWith: { a, _ in a }))
             }
         }
 
-        /// The primary keys, each once.
+        /// The primary keys of the IDs, each once.
         var primaryKeys: [Int64] {
             switch self {
             case .one(_, let key): [key]
             case .many(let ids): ids.keys.map(\.value)
+            case .family: []
             }
         }
 
-        /// Any of the IDs.
-        var anyID: NSManagedObjectID? {
+        /// The entity of any of the records.
+        var anyEntity: NSEntityDescription? {
             switch self {
-            case .one(let id, _): id
-            case .many(let ids): ids.first?.value
+            case .one(let record, _): record.entity
+            case .many(let ids): ids.first?.value.entity
+            case .family(let family): family.entity
             }
         }
 
-        subscript(primaryKey: Int64) -> NSManagedObjectID? {
+        /// The record of `primaryKey`, when it is one asked for (a family's keys are the statement's).
+        subscript(primaryKey: Int64) -> RecordIdentity? {
             switch self {
-            case .one(let id, let key): key == primaryKey ? id : nil
-            case .many(let ids): ids[PrimaryKey(primaryKey)]
+            case .one(let record, let key): key == primaryKey ? record : nil
+            case .many(let ids): ids[PrimaryKey(primaryKey)].map(RecordIdentity.id)
+            case .family(let family): .record(family, primaryKey: primaryKey)
             }
         }
     }
@@ -104,12 +122,12 @@ struct SQLiteRecordReader {
     }
 
     /// Reads the rows `keys` of `table`, keeping those whose Z_ENT is the entity the ID names.
-    private func readRows(table: String, keys: SQLiteKeyList, wanted: WantedIDs,
+    private func readRows(table: String, keys: SQLiteKeyList, wanted: WantedRecords,
                           into found: inout [StoreSnapshot]) throws {
         store.recordQueryCount += 1
         let queries = store.recordQueries, mapping = store.mapping!
         let statement: Statement
-        // The keys are distinct: `WantedIDs` holds each once. The statements are only stepped below.
+        // The keys are distinct (each ID once; a family's keys as given). The statements are only stepped below.
         if let run = keys.distinctKeysAsRun {
             statement = try db.cachedStatement(sql: queries.rangeSQL(table: table))
             try run.bind(to: statement, markingArguments: false)
@@ -117,19 +135,20 @@ struct SQLiteRecordReader {
             statement = try keys.steppedStatement(queries.sql(table: table, keys: keys), in: db)
         }
         let columnNames = statement.columnNames
-        guard let first = wanted.anyID,
-              var plan = queries.plan(table: table, columnNames: columnNames, entity: first.entity, mapping: mapping)
+        guard let first = wanted.anyEntity,
+              var plan = queries.plan(table: table, columnNames: columnNames, entity: first, mapping: mapping)
         else { return }
         let columns = SQLiteColumnReader(statement: statement.sqliteStatement)
         try statement.forEachRow {
-            guard let pk = columns.integer(plan.primaryKeyPosition), let id = wanted[pk] else { return }
+            guard let pk = columns.integer(plan.primaryKeyPosition), let record = wanted[pk] else { return }
             // A table holds an entity and its sub-entities: rows of another entity take its reads.
-            if plan.reads.description !== id.entity {
-                guard let other = queries.plan(table: table, columnNames: columnNames, entity: id.entity,
+            let entity = record.entity
+            if plan.reads.description !== entity {
+                guard let other = queries.plan(table: table, columnNames: columnNames, entity: entity,
                                                mapping: mapping) else { return }
                 plan = other
             }
-            if let snapshot = snapshot(of: id, from: columns, reads: plan.reads) { found.append(snapshot) }
+            if let snapshot = snapshot(of: record, from: columns, reads: plan.reads) { found.append(snapshot) }
         }
     }
 

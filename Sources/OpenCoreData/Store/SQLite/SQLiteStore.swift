@@ -191,10 +191,43 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             return try super.snapshot(for: id)
         }
         let found = try translatingErrors {
-            try readOneQuery { try SQLiteRecordReader(store: self, db: $0).snapshots(of: id, primaryKey: key) }
+            try readOneQuery { try SQLiteRecordReader(store: self, db: $0).snapshots(of: .id(id), primaryKey: key) }
         }
         debugLog?.fulfilledFromDatabase([id])
         return found.first
+    }
+
+    /// The records read by key alone, with no ID made, unless `readsByKey(_:)` says otherwise.
+    override func snapshots(of family: ObjectIDFamily, primaryKeys: [Int64]) throws -> [StoreSnapshot] {
+        guard readsByKey(family) else { return try super.snapshots(of: family, primaryKeys: primaryKeys) }
+        let read = { (db: Database) in
+            try SQLiteRecordReader(store: self, db: db).snapshots(of: family, primaryKeys: primaryKeys)
+        }
+        let found = try translatingErrors {
+            try primaryKeys.count <= SQLiteKeyList.maximumCount ? readOneQuery(read) : readInTransaction(read)
+        }
+        debugLog?.fulfilledFromDatabase(primaryKeys.lazy.map { NSManagedObjectID(family: family, key: .permanent($0)) })
+        return found
+    }
+
+    /// `snapshots(of:primaryKeys:)` for a fault fired alone: one record read as `snapshot(for:)` reads one.
+    override func snapshots(of family: ObjectIDFamily, primaryKey: Int64) throws -> [StoreSnapshot] {
+        guard readsByKey(family) else { return try super.snapshots(of: family, primaryKey: primaryKey) }
+        let found = try translatingErrors {
+            try readOneQuery { db in
+                try SQLiteRecordReader(store: self, db: db).snapshots(of: .record(family, primaryKey: primaryKey),
+                                                                      primaryKey: primaryKey)
+            }
+        }
+        debugLog?.fulfilledFromDatabase([NSManagedObjectID(family: family, key: .permanent(primaryKey))])
+        return found
+    }
+
+    /// Whether records of `family` are read by key here: it is this store's, and no pinned generation, record
+    /// read ahead or batched fetch's read-ahead has a say (their reads go by ID).
+    private func readsByKey(_ family: ObjectIDFamily) -> Bool {
+        Self.pinnedReads?[ObjectIdentifier(self)] == nil && prefetched.isEmpty && batches.isEmpty
+            && family.storeIdentifier == identifier
     }
 
     override func destinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription) throws
