@@ -31,8 +31,15 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// waiting for their own faults to fire: each is handed out once, and a
     /// save or the next fetch drops them, so they are never older than the
     /// read.
+    // Release builds skip the exclusivity checks of these (~76 instructions each access, two a fault fired):
+    // the store is used inside its coordinator's store access, one operation at a time.
+    #if DEBUG
     private var prefetched: [ObjectKey: StoreSnapshot] = [:]
     private var batches = SQLiteFaultBatches()
+    #else
+    @exclusivity(unchecked) private var prefetched: [ObjectKey: StoreSnapshot] = [:]
+    @exclusivity(unchecked) private var batches = SQLiteFaultBatches()
+    #endif
     /// The SQL debug log, nil when it is off; set by `loadMetadata()`.
     private(set) var debugLog: SQLiteDebugLog?
     /// The persistent history (History/SQLiteHistory.swift); nil when the store neither records nor holds one.
