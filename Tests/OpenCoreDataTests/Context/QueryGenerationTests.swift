@@ -62,6 +62,23 @@ import Testing
         }
     }
 
+    /// A batched fetch's faults, made from the store's keys and read a batch at a time, read the pinned
+    /// generation as a fault fired alone does.
+    @Test func aBatchedFetchReadsItsGeneration() throws {
+        let (writer, pinned) = try Self.pinnedReader()
+        try Self.writerChanges(writer)
+        try pinned.performAndWait { () throws in
+            for album in try pinned.fetch(NSFetchRequest<NSManagedObject>(entityName: "Album")) {
+                pinned.refresh(album, mergeChanges: false)
+            }
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Album")
+            request.fetchBatchSize = 1
+            let albums = try pinned.fetchBatched(request)
+            #expect(albums.map { $0.value(forKey: "name") as? String } == ["a"])
+            #expect(albums.allSatisfy { !$0.isFault })
+        }
+    }
+
     @Test func rowsReadAtAnOldGenerationNeverReachOtherContexts() throws {
         let (writer, pinned) = try Self.pinnedReader()
         try Self.writerChanges(writer)

@@ -230,11 +230,11 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         return found
     }
 
-    /// Whether records of `family` are read by key here: it is this store's, and no pinned generation, record
-    /// read ahead or batched fetch's read-ahead has a say (their reads go by ID).
+    /// Whether records of `family` are read by key here: it is this store's, and no record read ahead or
+    /// batched fetch's read-ahead has a say (their reads go by ID). A pinned generation's reads need no
+    /// exception: `readOneQuery` and `readInTransaction` read its snapshot.
     private func readsByKey(_ family: ObjectIDFamily) -> Bool {
-        Self.pinnedReads?[ObjectIdentifier(self)] == nil && prefetched.isEmpty && batches.isEmpty
-            && family.storeIdentifier == identifier
+        prefetched.isEmpty && batches.isEmpty && family.storeIdentifier == identifier
     }
 
     override func destinations(of ids: [NSManagedObjectID], via relationship: NSRelationshipDescription) throws
