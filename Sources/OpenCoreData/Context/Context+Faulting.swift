@@ -8,16 +8,9 @@ extension NSManagedObjectContext {
     /// context's committed record is its parent's current state of the object.
     func loadRow(for objectID: NSManagedObjectID) throws -> StoreRowCache.Row? {
         if let parent { return askParent(parent) { parent.rowsForChild([objectID], self) }[ObjectKey(objectID)] }
-        let pinned = pinnedGeneration()
-        // The coordinator's cache first: it holds no row of a removed store (`remove(_:)` drops them), so a
-        // cached row needs neither the ID's store (a weak reference) nor the coordinator.
-        if pinned == nil, let row = ownRowCache?.row(for: objectID, maxAge: stalenessInterval) { return row }
-        guard let store = objectID.persistentStore, let coordinator = persistentStoreCoordinator else { return nil }
-        if let pinned, let row = pinned.rowCache.row(for: objectID, maxAge: stalenessInterval) { return row }
-        // Cached inside the store access, so that no save can come between the read and its caching.
-        return try readStores(coordinator) { cache in
-            try store.snapshot(for: objectID).map(cache.rememberRead)
-        }
+        // A temporary ID names no stored record.
+        guard let primaryKey = objectID.primaryKey else { return nil }
+        return try loadRow(of: objectID.family, primaryKey: primaryKey)
     }
 
     /// `loadRow(for:)` in a context without a parent, for the permanent
@@ -25,6 +18,8 @@ extension NSManagedObjectContext {
     /// ID (a fault a fetch made has none until asked).
     func loadRow(of family: ObjectIDFamily, primaryKey: Int64) throws -> StoreRowCache.Row? {
         let pinned = pinnedGeneration()
+        // The coordinator's cache first: it holds no row of a removed store (`remove(_:)` drops them), so a
+        // cached row needs neither the family's store (a weak reference) nor the coordinator.
         if pinned == nil, let row = ownRowCache?.row(of: family, primaryKey: primaryKey, maxAge: stalenessInterval) {
             return row
         }
@@ -32,6 +27,7 @@ extension NSManagedObjectContext {
         if let pinned, let row = pinned.rowCache.row(of: family, primaryKey: primaryKey, maxAge: stalenessInterval) {
             return row
         }
+        // Cached inside the store access, so that no save can come between the read and its caching.
         return try readStores(coordinator) { cache in
             // Moved out of the array, not copied.
             var found = try store.snapshots(of: family, primaryKey: primaryKey)
@@ -76,20 +72,13 @@ extension NSManagedObjectContext {
         for object in objects where object.isFault && object.managedObjectContext === self {
             if parent != nil {
                 if let row = object.committedRow { fulfill(object, with: row) } else { faults.append(object) }
-            } else if let record = object.storedRecord {
-                guard record.family.store != nil else { continue }
+            } else if let record = object.storedRecord, record.family.store != nil {
+                // (An object without a stored record has a temporary ID, of no store.)
                 if let row = cache.row(of: record.family, primaryKey: record.primaryKey, maxAge: stalenessInterval) {
                     fulfill(object, with: row)
                     continue
                 }
                 if family == nil { family = record.family } else if family !== record.family { oneFamily = false }
-                faults.append(object)
-            } else if object.objectID.persistentStore != nil {
-                if let row = cache.row(for: object.objectID, maxAge: stalenessInterval) {
-                    fulfill(object, with: row)
-                    continue
-                }
-                oneFamily = false
                 faults.append(object)
             }
         }

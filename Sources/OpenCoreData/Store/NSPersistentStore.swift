@@ -82,13 +82,6 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         preconditionFailure("\(Swift.type(of: self)) does not implement snapshots(for:)")
     }
 
-    /// The current record of `id` (`snapshots(for: [id])`'s one), nil when
-    /// the store holds none: what a fault fired alone reads. Stores override
-    /// it where one record costs less than a dictionary of them.
-    func snapshot(for id: NSManagedObjectID) throws -> StoreSnapshot? {
-        try snapshots(for: [id])[ObjectKey(id)]
-    }
-
     /// The records of `primaryKeys` (distinct) in `family`, one of this
     /// store's, that exist, in no particular order: what a batch of faults a
     /// fetch made reads, without making their IDs. This general form makes
@@ -98,9 +91,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     }
 
     /// The record of `primaryKey` in `family` (`snapshots(of:primaryKeys:)`'s one), in an array: what a
-    /// fault a fetch made reads when it fires alone. This general form reads it as `snapshot(for:)`.
+    /// fault fires alone reads. Stores override it where one record costs less than a batch's read.
     func snapshots(of family: ObjectIDFamily, primaryKey: Int64) throws -> [StoreSnapshot] {
-        try snapshot(for: NSManagedObjectID(family: family, key: .permanent(primaryKey))).map { [$0] } ?? []
+        try snapshots(of: family, primaryKeys: [primaryKey])
     }
 
     /// The destinations of the to-many `relationship` of each record of

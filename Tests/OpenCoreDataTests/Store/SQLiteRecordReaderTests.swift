@@ -252,7 +252,7 @@ import GRDB
         }
     }
 
-    /// A record read alone (`snapshot(for:)`, a fault fired alone) is what
+    /// A record read alone (`snapshots(of:primaryKey:)`, a fault fired alone) is what
     /// the general read returns for that one ID: for every record, as its
     /// own entity and as the other one, and for keys the table lacks.
     @Test func aRecordReadAloneIsTheGeneralReadsRecord() throws {
@@ -261,7 +261,8 @@ import GRDB
         for key in Int64(0)...13 {
             for entity in [place, venue] {
                 let id = store.objectID(for: entity, primaryKey: key)
-                let alone = try store.snapshot(for: id), general = try store.snapshots(for: [id])[ObjectKey(id)]
+                let alone = try store.snapshots(of: id.family, primaryKey: key).first
+                let general = try store.snapshots(for: [id])[ObjectKey(id)]
                 #expect((alone == nil) == (general == nil), "\(entity.name!) \(key)")
                 #expect((alone != nil) == (records[key]?.entity === entity), "\(entity.name!) \(key)")
                 #expect(alone?["name"] as? String == general?["name"] as? String, "\(entity.name!) \(key)")

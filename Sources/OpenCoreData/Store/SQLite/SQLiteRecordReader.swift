@@ -35,14 +35,14 @@ struct SQLiteRecordReader {
         return byID
     }
 
-    /// The record `record` names, whose primary key is `primaryKey`, alone in an array; none when its table
-    /// holds none for its entity. An array rather than an optional: through the generic calls around a read,
-    /// an optional record is handled by the runtime's value witnesses (~600 instructions a read).
-    func snapshots(of record: RecordIdentity, primaryKey: Int64) throws -> [StoreSnapshot] {
-        guard let table = store.mapping.entity(record.entity)?.table else { return [] }
+    /// The record of `primaryKey` in `family`, named by both, alone in an array; none when its table holds
+    /// none for the family's entity. An array rather than an optional: through the generic calls around a
+    /// read, an optional record is handled by the runtime's value witnesses (~600 instructions a read).
+    func snapshots(of family: ObjectIDFamily, primaryKey: Int64) throws -> [StoreSnapshot] {
+        guard let table = store.mapping.entity(family.entity)?.table else { return [] }
         var found: [StoreSnapshot] = []
         try readRows(table: table, keys: SQLiteKeyList(keys: [primaryKey][...]),
-                     wanted: .one(record, primaryKey: primaryKey), into: &found)
+                     wanted: .one(.record(family, primaryKey: primaryKey), primaryKey: primaryKey), into: &found)
         return found
     }
 

@@ -190,20 +190,6 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         return found
     }
 
-    /// One record read alone, without the dictionaries of `snapshots(for:)` (~1,000 instructions of a fault
-    /// fired alone), unless a pinned generation, a record read ahead or a batched fetch's read-ahead has a say.
-    override func snapshot(for id: NSManagedObjectID) throws -> StoreSnapshot? {
-        guard Self.pinnedReads?[ObjectIdentifier(self)] == nil, prefetched.isEmpty, batches.isEmpty,
-              id.storeIdentifier == identifier, let key = id.primaryKey else {
-            return try super.snapshot(for: id)
-        }
-        let found = try translatingErrors {
-            try readOneQuery { try SQLiteRecordReader(store: self, db: $0).snapshots(of: .id(id), primaryKey: key) }
-        }
-        debugLog?.fulfilledFromDatabase([id])
-        return found.first
-    }
-
     /// The records read by key alone, with no ID made, unless `readsByKey(_:)` says otherwise.
     override func snapshots(of family: ObjectIDFamily, primaryKeys: [Int64]) throws -> [StoreSnapshot] {
         guard readsByKey(family) else { return try super.snapshots(of: family, primaryKeys: primaryKeys) }
@@ -217,13 +203,13 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         return found
     }
 
-    /// `snapshots(of:primaryKeys:)` for a fault fired alone: one record read as `snapshot(for:)` reads one.
+    /// `snapshots(of:primaryKeys:)` for a fault fired alone: one record read without the dictionaries of
+    /// `snapshots(for:)` (~1,000 instructions of a fault fired alone).
     override func snapshots(of family: ObjectIDFamily, primaryKey: Int64) throws -> [StoreSnapshot] {
         guard readsByKey(family) else { return try super.snapshots(of: family, primaryKey: primaryKey) }
         let found = try translatingErrors {
             try readOneQuery { db in
-                try SQLiteRecordReader(store: self, db: db).snapshots(of: .record(family, primaryKey: primaryKey),
-                                                                      primaryKey: primaryKey)
+                try SQLiteRecordReader(store: self, db: db).snapshots(of: family, primaryKey: primaryKey)
             }
         }
         debugLog?.fulfilledFromDatabase([NSManagedObjectID(family: family, key: .permanent(primaryKey))])
