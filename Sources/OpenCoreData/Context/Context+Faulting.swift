@@ -309,6 +309,7 @@ extension NSManagedObjectContext {
     /// Refreshes every registered object: changed ones keep their changes on
     /// top of reloaded values, the others turn into faults.
     public func refreshAllObjects() {
+        indexInsertedObjects()
         for object in Array(registered.values) { refresh(object, mergeChanges: object.hasChanges) }
     }
 

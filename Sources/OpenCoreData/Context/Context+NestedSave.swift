@@ -88,6 +88,8 @@ extension NSManagedObjectContext {
     /// Applies `child`'s saved changes as unsaved changes of this context.
     func applyChildChanges(_ changes: ChildChanges, from child: NSManagedObjectContext) {
         func object(for id: NSManagedObjectID) -> NSManagedObject { self.object(with: idForChild(id, child)) }
+        // The child's records name this context's new objects by their temporary IDs.
+        indexInsertedObjects()
         registered.reserveCapacity(forAdding: changes.inserted.count + changes.updated.count)
         // New objects first, so that relationships among them find each other.
         var targets: [(object: NSManagedObject, record: StoreSnapshot, origin: ChildRecordOrigin)] = []

@@ -77,15 +77,15 @@ extension NSManagedObjectContext {
         let updatedIDs = ids(NSUpdatedObjectsKey) + ids(NSUpdatedObjectIDsKey)
         let deletedIDs = ids(NSDeletedObjectsKey) + ids(NSDeletedObjectIDsKey)
         let insertedIDs = ids(NSInsertedObjectsKey) + ids(NSInsertedObjectIDsKey)
-        for id in insertedIDs where registered[id] == nil {
+        for id in insertedIDs where registeredObject(for: id) == nil {
             event.noteInserted(object(with: id))
         }
         for id in updatedIDs {
-            guard let object = registered[id] else { continue }
+            guard let object = registeredObject(for: id) else { continue }
             if object.isFault { event.refreshed.append(object) } else { refresh(object, mergeChanges: true) }
         }
         for id in deletedIDs {
-            guard let object = registered[id] else { continue }
+            guard let object = registeredObject(for: id) else { continue }
             // The saving context also saved every object whose inverse pointed
             // here; refreshing those (above) removed the references.
             forget(object)

@@ -63,6 +63,7 @@ extension NSManagedObjectContext {
             return pending
         }
         guard !moves.isEmpty else { return }
+        indexInsertedObjects()
         for (temporary, permanent) in moves {
             if let object = registered[temporary.id] { reassign(object, to: permanent) }
         }
@@ -85,7 +86,7 @@ extension NSManagedObjectContext {
         var missing: [(asked: NSManagedObjectID, known: NSManagedObjectID)] = []
         for id in ids {
             let known = idForChild(id, child)
-            if let object = registered[known] {
+            if let object = registeredObject(for: known) {
                 if !object.isDeletedFlag, !object.isInaccessible { found.append((id, object)) }
             } else {
                 missing.append((id, known))

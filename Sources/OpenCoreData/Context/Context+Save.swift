@@ -239,6 +239,11 @@ extension NSManagedObjectContext {
                 object.values.forgetChanges()
             }
         }
+        // New objects still known by temporary IDs (a save into the parent) stay registered under them.
+        if !indexesInsertedObjects {
+            for object in savedInserted where object.hasTemporaryID { registered[object.registryKey] = object }
+        }
+        indexesInsertedObjects = false
         // Emptied before forgetting, so that forgetting each deleted object
         // does not remove it from `deleted` one by one (quadratic).
         inserted = ContextObjectList(.inserted)
@@ -286,7 +291,7 @@ extension NSManagedObjectContext {
         // since each removal rehashes the entries after it. The moving objects
         // are the inserted ones with temporary IDs: the plan gave each of them
         // an ID, so their flags say it without asking for the ID.
-        registered.removeAll { object in object.hasTemporaryID && object.isInsertedFlag }
+        if indexesInsertedObjects { registered.removeAll { object in object.hasTemporaryID && object.isInsertedFlag } }
         registered.reserveCapacity(forAdding: objects.count)
         for object in objects {
             let id = object.plannedPermanentID!
@@ -298,8 +303,10 @@ extension NSManagedObjectContext {
 
     func reassign(_ object: NSManagedObject, to id: NSManagedObjectID) {
         // One lookup instead of a read and a removal: each hashes the ID's strings.
-        let key = object.registryKey
-        if let other = registered.removeValue(forKey: key), other !== object { registered[key] = other }
+        if isInRegistry(object) {
+            let key = object.registryKey
+            if let other = registered.removeValue(forKey: key), other !== object { registered[key] = other }
+        }
         object.objectID = id
         registered[id] = object
     }
@@ -325,6 +332,7 @@ extension NSManagedObjectContext {
     /// Moves the objects registered under the temporary IDs of `moves` to
     /// their permanent IDs, here and in the ancestors.
     func adoptPermanentIDs(_ moves: [(temporary: NSManagedObjectID, permanent: NSManagedObjectID)]) {
+        indexInsertedObjects()
         for (temporary, permanent) in moves {
             if let object = registered[temporary] { reassign(object, to: permanent) }
         }
@@ -345,6 +353,7 @@ extension NSManagedObjectContext {
             if let row = object.committedRow { apply(row, to: object) }
         }
         inserted = ContextObjectList(.inserted)
+        indexesInsertedObjects = false
         updated = ContextObjectList(.updated)
         deleted = ContextObjectList(.deleted)
         deferredDeletes = [:]
@@ -359,12 +368,14 @@ extension NSManagedObjectContext {
     /// Forgets every object: all registered objects lose their context, and
     /// unsaved changes are dropped. Posts ObjectsDidChange with `invalidatedAll`.
     public func reset() {
+        indexInsertedObjects()
         let all = Array(registered.values)
         for object in all {
             forget(object)
             object.invalidate()
         }
         registered.removeAll()
+        indexesInsertedObjects = false
         retained = [:]
         pendingDeletes = []
         deferredDeletes = [:]

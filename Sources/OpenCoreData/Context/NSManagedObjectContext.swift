@@ -149,6 +149,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// changes are always kept).
     @exclusivity(unchecked) public var retainsRegisteredObjects = false {
         didSet {
+            indexInsertedObjects()
             retained = retainsRegisteredObjects
                 ? Dictionary(registered.values.map { (ObjectAddress($0), $0) }) { first, _ in first } : [:]
         }
@@ -157,7 +158,17 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Registered objects by ID, kept while something else uses them: a
     /// released unchanged object leaves the context, and its memory with it
     /// (see `ObjectRegistry`). Used for every object a fetch makes, inserts and forgets.
+    ///
+    /// Inserted objects with temporary IDs join it only once something looks
+    /// an object up by a temporary ID or lists the registered objects
+    /// (`indexInsertedObjects()`): most are saved first, when they join it
+    /// under their permanent IDs, and entering each under its temporary ID
+    /// and leaving again at the save cost ~850 instructions an object.
     let registered = ObjectRegistry()
+    /// Whether the inserted objects with temporary IDs are in `registered`:
+    /// false until `indexInsertedObjects()`, and again after each save,
+    /// rollback and reset (which leave no inserted object).
+    @exclusivity(unchecked) var indexesInsertedObjects = false
     // The context's own state, used on its queue only and on every insert, change, delete and save:
     // release builds skip the exclusivity checks of these (~76 instructions an access), debug builds keep them.
     #if DEBUG
@@ -248,12 +259,36 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// the same event are simply forgotten and not listed).
     public var deletedObjects: Set<NSManagedObject> { Set(deleted.objects) }
     /// Every object the context holds, faults included.
-    public var registeredObjects: Set<NSManagedObject> { Set(registered.values) }
+    public var registeredObjects: Set<NSManagedObject> {
+        indexInsertedObjects()
+        return Set(registered.values)
+    }
 
     // MARK: Looking up objects
 
     /// The object registered for `objectID`, or nil; never reads the store.
-    public func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? { registered[objectID] }
+    public func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? {
+        if objectID.isTemporaryID { indexInsertedObjects() }
+        return registered[objectID]
+    }
+
+    /// Puts the inserted objects with temporary IDs in the registry, where
+    /// lookups by ID and lists of the registered objects find them, and has
+    /// `insert(_:)` put the next ones there at once until the next save.
+    /// O(inserted objects) the first time in a save's cycle, then O(1).
+    func indexInsertedObjects() {
+        guard !indexesInsertedObjects else { return }
+        indexesInsertedObjects = true
+        guard !inserted.isEmpty else { return }
+        registered.reserveCapacity(forAdding: inserted.count)
+        for object in inserted.objects where object.hasTemporaryID { registered[object.registryKey] = object }
+    }
+
+    /// Whether `object`, one of this context's, is in `registered`: all are
+    /// but inserted objects with temporary IDs before `indexInsertedObjects()`.
+    func isInRegistry(_ object: NSManagedObject) -> Bool {
+        indexesInsertedObjects || !object.isInsertedFlag || !object.hasTemporaryID
+    }
 
     /// The object for `objectID`: the registered one, or a new fault that
     /// loads when first used. Never reads the store.
@@ -264,6 +299,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             // Perhaps an object this context knows by a temporary ID that an ancestor's save replaced.
             adoptPendingPermanentIDs()
         }
+        if objectID.isTemporaryID { indexInsertedObjects() }
         // One hash lookup finds the object or the place for a new fault (a
         // fetch makes most of its objects here).
         let (object, made) = registered.updateValue(forKey: RegistryKey(objectID)) { entry in
@@ -325,7 +361,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// the store has no such record.
     @discardableResult
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
-        if let object = registered[objectID], !object.isFault, !object.isInaccessible { return object }
+        if let object = registeredObject(for: objectID), !object.isFault, !object.isInaccessible { return object }
         guard let row = try loadRow(for: objectID) else {
             throw NSError.coreData(NSManagedObjectReferentialIntegrityError,
                                    "No object with ID \(objectID) exists in the store.",
@@ -349,7 +385,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         precondition(object.managedObjectContext == nil,
                      "An NSManagedObject of entity \(object.entity.name ?? "") may not be inserted into a second context")
         object.managedObjectContext = self
-        register(object)
+        if indexesInsertedObjects || !object.hasTemporaryID {
+            registered[object.registryKey] = object
+        }
+        if retainsRegisteredObjects { retained[ObjectAddress(object)] = object }
         object.isInsertedFlag = true
         inserted.append(object)
         event.noteInserted(object)
@@ -403,7 +442,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// of the registry already.
     func forget(_ object: NSManagedObject, unregistering: Bool = true) {
         // One lookup: the entry goes only when it is this object.
-        if unregistering {
+        if unregistering, isInRegistry(object) {
             registered.updateValue(forKey: object.registryKey) { entry in
                 if entry === object { entry = nil }
             }
