@@ -82,6 +82,8 @@ extension NSManagedObjectContext {
                 object.committedRow = cache?.row(from: record) ?? StoreRowCache.Row.make(from: record)
             }
         }
+        // The new objects keep their temporary IDs, and stay registered under them once no longer inserted.
+        indexInsertedObjects()
         endSave()
     }
 

@@ -239,10 +239,6 @@ extension NSManagedObjectContext {
                 object.values.forgetChanges()
             }
         }
-        // New objects still known by temporary IDs (a save into the parent) stay registered under them.
-        if !indexesInsertedObjects {
-            for object in savedInserted where object.hasTemporaryID { registered[object.registryKey] = object }
-        }
         indexesInsertedObjects = false
         // Emptied before forgetting, so that forgetting each deleted object
         // does not remove it from `deleted` one by one (quadratic).

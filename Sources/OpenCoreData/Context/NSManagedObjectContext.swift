@@ -281,7 +281,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         indexesInsertedObjects = true
         guard !inserted.isEmpty else { return }
         registered.reserveCapacity(forAdding: inserted.count)
-        for object in inserted.objects where object.hasTemporaryID { registered[object.registryKey] = object }
+        for object in inserted.objects where object.hasTemporaryID { register(object) }
     }
 
     /// Whether `object`, one of this context's, is in `registered`: all are
@@ -385,11 +385,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         precondition(object.managedObjectContext == nil,
                      "An NSManagedObject of entity \(object.entity.name ?? "") may not be inserted into a second context")
         object.managedObjectContext = self
-        if indexesInsertedObjects || !object.hasTemporaryID {
-            registered[object.registryKey] = object
-        }
-        if retainsRegisteredObjects { retained[ObjectAddress(object)] = object }
         object.isInsertedFlag = true
+        if isInRegistry(object) {
+            register(object)
+        } else if retainsRegisteredObjects {
+            // Kept until the save registers it under its permanent ID.
+            retained[ObjectAddress(object)] = object
+        }
         inserted.append(object)
         event.noteInserted(object)
         if !object.hasAwokenFromInsert {
