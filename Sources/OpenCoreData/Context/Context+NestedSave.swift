@@ -180,7 +180,7 @@ extension NSManagedObjectContext {
     /// A child's slot value with this context's objects for IDs.
     private func parentForm(_ value: SlotValue, via object: (NSManagedObjectID) -> NSManagedObject) -> SlotValue {
         switch value {
-        case .id(let id): .object(object(id))
+        case .record(let record): .object(object(record.objectID))
         case .ids(let ids): .objects(ManagedObjectSet(ids.map(object)))
         default: value
         }

@@ -187,7 +187,7 @@ extension NSManagedObjectContext {
     /// An object's slot value as a record holds it: destinations as their IDs.
     static func recordForm(_ value: SlotValue) -> SlotValue {
         switch value {
-        case .object(let destination): .id(destination.objectID)
+        case .object(let destination): .record(.id(destination.objectID))
         case .objects(let set): set.isEmpty ? .none : .ids(set.objects.map(\.objectID))
         case let value: value
         }

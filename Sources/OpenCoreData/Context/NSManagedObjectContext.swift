@@ -312,6 +312,16 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         return object
     }
 
+    /// `object(with:)` for the ID of `record`, made only when the lookup needs
+    /// it: a record named by family and key is found by them (as a fetch
+    /// finds its objects) in a context without a parent, which has no other
+    /// IDs to adopt first.
+    func object(for record: RecordIdentity) -> NSManagedObject {
+        guard parent == nil, record.madeID == nil else { return object(with: record.objectID) }
+        let (family, primaryKey) = record.permanentRecord
+        return object(family, primaryKey: primaryKey)
+    }
+
     /// `object(with:)` for the permanent ID of `primaryKey` in `family`,
     /// without making the ID: a new fault's ID is made when first asked for.
     func object(_ family: ObjectIDFamily, primaryKey: Int64) -> NSManagedObject {

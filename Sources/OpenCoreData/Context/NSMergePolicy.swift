@@ -131,8 +131,8 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
     private static func same(_ lhs: SlotValue, _ rhs: SlotValue) -> Bool {
         switch (lhs, rhs) {
         case (.none, .none): true
-        case (.id(let a), .id(let b)): a == b
-        case (.object(let a), .id(let b)), (.id(let b), .object(let a)): a.objectID == b
+        case (.record(let a), .record(let b)): a.namesSameRecord(as: b)
+        case (.object(let a), .record(let b)), (.record(let b), .object(let a)): a.isRecord(b)
         default: lhs.isSameAttributeValue(as: rhs)
         }
     }

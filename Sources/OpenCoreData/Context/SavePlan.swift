@@ -190,8 +190,8 @@ struct SavePlan {
         for slot in layout.toOne {
             switch object.values[slot] {
             case .object(let destination):
-                snapshot[slot] = recordID(of: destination, in: context).map(SlotValue.id) ?? .none
-            case .id, .none: continue
+                snapshot[slot] = recordID(of: destination, in: context).map { .record(.id($0)) } ?? .none
+            case .record, .none: continue
             default: snapshot[slot] = .none
             }
         }

@@ -16,7 +16,7 @@ extension NSManagedObject {
         }
         if isFaultStorage { return true }
         switch values[values.layout.slot(of: relationship)] {
-        case .ids, .id, .unread: return true
+        case .ids, .record, .unread: return true
         case .object(let object): return object.isFault
         default: return false
         }
@@ -52,12 +52,12 @@ extension NSManagedObject {
     /// ID at first use (without recording a change); nil without a context.
     func destination(_ slot: Int) -> NSManagedObject? {
         // Read in place: switching over `values[slot]` copied the slot's value (a retain and a release).
-        let (object, id) = values.toOne(at: slot)
+        let (object, record) = values.toOne(at: slot)
         if let object { return object }
-        guard let id else { return nil }
-        if let object = values.resolvedDestination(slot, id: id) { return object }
+        guard let record else { return nil }
+        if let object = values.resolvedDestination(slot, record: record) { return object }
         guard let context = managedObjectContext else { return nil }
-        let resolved = context.object(with: id)
+        let resolved = context.object(for: record)
         values.resolveDestination(slot, to: resolved)
         return resolved
     }

@@ -154,6 +154,22 @@ open class NSManagedObject: NSObject, KeyValueCoding {
         }
     }
 
+    /// Whether the object is the one `record` names (`objectID` equal to its
+    /// ID), asked without making either ID.
+    func isRecord(_ record: RecordIdentity) -> Bool {
+        guard let id = record.madeID else {
+            let (family, primaryKey) = record.permanentRecord
+            return isRecord(family, primaryKey: primaryKey)
+        }
+        switch identity {
+        case .id(let own): return own.namesSameRecord(as: id)
+        case .record(let family, let primaryKey): return id.names(family, primaryKey: primaryKey)
+        case .entity:
+            guard case .temporary(let number) = id.key else { return false }
+            return changeState?.temporaryNumber == number
+        }
+    }
+
     /// `registryKey._rawHashValue(seed:)`, without making the key.
     func tableKeyHash(seed: Int) -> Int {
         switch identity {

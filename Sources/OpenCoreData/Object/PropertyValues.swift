@@ -66,8 +66,8 @@ struct PropertyValues {
     }
 
     /// What the to-one `slot` holds, read in place as `anyValue(at:)` reads:
-    /// the destination object, or its ID while unresolved; neither for none.
-    func toOne(at slot: Int) -> (object: NSManagedObject?, id: NSManagedObjectID?) {
+    /// the destination object, or its record while unresolved; neither for none.
+    func toOne(at slot: Int) -> (object: NSManagedObject?, record: RecordIdentity?) {
         // Through `withValue`: `slots[slot]` copied the value (a retain and a release of what it holds).
         slot < slots.count ? slots.withValue(at: slot) { $0.toOne } : (nil, nil)
     }
@@ -84,12 +84,12 @@ struct PropertyValues {
         slots[slot] = value
     }
 
-    /// The object the to-one `slot`, holding `id`, was resolved to; nil
-    /// before that, or when the slot has held another ID since.
-    func resolvedDestination(_ slot: Int, id: NSManagedObjectID) -> NSManagedObject? {
+    /// The object the to-one `slot`, holding `record`, was resolved to; nil
+    /// before that, or when the slot has held another record since.
+    func resolvedDestination(_ slot: Int, record: RecordIdentity) -> NSManagedObject? {
         let ordinal = layout.toOneOrdinals[slot]
         guard let object = overflow[ordinal] else { return nil }
-        return object.objectID.namesSameRecord(as: id) ? object : nil
+        return object.isRecord(record) ? object : nil
     }
 
     /// Records `destination` as what the to-one `slot`'s ID resolves to,
@@ -107,7 +107,7 @@ struct PropertyValues {
         -> NSManagedObject? {
         guard let destination = toOne(at: slot).object, let id = id(destination) else { return nil }
         resolveDestination(slot, to: destination)
-        slots[slot] = .id(id)
+        slots[slot] = .record(.id(id))
         return destination
     }
 

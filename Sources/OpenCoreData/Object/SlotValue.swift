@@ -24,9 +24,11 @@ enum SlotValue {
     case value(Boxed)
     /// A to-one relationship's destination.
     case object(NSManagedObject)
-    /// A to-one relationship's destination known by ID (a record's, or an
-    /// object's until the relationship is first used).
-    case id(NSManagedObjectID)
+    /// A to-one relationship's destination known by its record: by ID (an
+    /// object's until the relationship is first used), or as a store read it,
+    /// by family and key, its ID made only when something asks for it (a
+    /// batch of 100 photos read named 100 albums, whose IDs nothing used).
+    case record(RecordIdentity)
     /// A to-many relationship's destinations.
     case objects(ManagedObjectSet)
     /// A to-many relationship's destinations known by ID (in order for
@@ -90,7 +92,7 @@ enum SlotValue {
         guard property is NSRelationshipDescription else { self.init(attribute: value); return }
         switch value {
         case let object as NSManagedObject: self = .object(object)
-        case let id as NSManagedObjectID: self = .id(id)
+        case let id as NSManagedObjectID: self = .record(.id(id))
         case let set as ManagedObjectSet: self = .objects(set)
         case let ids as [NSManagedObjectID]: self = .ids(ids)
         default: self.init(attribute: value)
@@ -111,7 +113,7 @@ enum SlotValue {
         case .string(let value): value
         case .value(let box): box.value
         case .object(let object): object
-        case .id(let id): id
+        case .record(let record): record.objectID
         case .objects(let set): set
         case .ids(let ids): ids
         }
@@ -122,7 +124,7 @@ enum SlotValue {
     /// destination. False for none (and for what needs a closer look).
     var holdsValue: Bool {
         switch self {
-        case .int64, .int32, .int16, .bool, .double, .float, .date, .string, .object, .id: true
+        case .int64, .int32, .int16, .bool, .double, .float, .date, .string, .object, .record: true
         case .value(let box): ValueCoercion.unwrapped(box.value) != nil
         case .none, .objects, .ids, .unread: false
         }
@@ -147,11 +149,11 @@ enum SlotValue {
         }
     }
 
-    /// A to-one relationship's value: the destination object or its ID.
-    var toOne: (object: NSManagedObject?, id: NSManagedObjectID?) {
+    /// A to-one relationship's value: the destination object or its record.
+    var toOne: (object: NSManagedObject?, record: RecordIdentity?) {
         switch self {
         case .object(let object): (object, nil)
-        case .id(let id): (nil, id)
+        case .record(let record): (nil, record)
         default: (nil, nil)
         }
     }
@@ -165,7 +167,7 @@ enum SlotValue {
     var holdsNoReference: Bool {
         switch self {
         case .none, .int64, .int32, .int16, .bool, .double, .float, .date, .unread: true
-        case .string, .value, .object, .id, .objects, .ids: false
+        case .string, .value, .object, .record, .objects, .ids: false
         }
     }
 
@@ -180,7 +182,7 @@ enum SlotValue {
     var destinationIDs: [NSManagedObjectID] {
         switch self {
         case .object(let object): [object.objectID]
-        case .id(let id): [id]
+        case .record(let record): [record.objectID]
         case .objects(let set): set.objects.map(\.objectID)
         case .ids(let ids): ids
         default: []

@@ -49,7 +49,7 @@ public struct StoreSnapshot: @unchecked Sendable {
                 toOne: [String: NSManagedObjectID] = [:], toMany: [String: [NSManagedObjectID]] = [:]) {
         self.init(objectID: objectID, version: version, layout: objectID.entity.slotLayout)
         for (name, value) in attributes { values[slot(name)] = SlotValue(attribute: value) }
-        for (name, id) in toOne { values[slot(name)] = .id(id) }
+        for (name, id) in toOne { values[slot(name)] = .record(.id(id)) }
         for (name, ids) in toMany { values[slot(name)] = ids.isEmpty ? .none : .ids(ids) }
     }
 
@@ -85,7 +85,9 @@ public struct StoreSnapshot: @unchecked Sendable {
     public var toOne: [String: NSManagedObjectID] {
         var result: [String: NSManagedObjectID] = [:]
         for (slot, property) in layout.properties.enumerated() {
-            if case .id(let id) = values[slot], property is NSRelationshipDescription { result[property.name] = id }
+            if case .record(let record) = values[slot], property is NSRelationshipDescription {
+                result[property.name] = record.objectID
+            }
         }
         return result
     }

@@ -3,10 +3,10 @@ import Testing
 import GRDB
 @testable import OpenCoreDataCore
 
-/// Records read by key and by fetch: each record's to-one destination is one
-/// ID per destination record, shared by the records of one read, and a fault
-/// fired alone (one record read by key, with the table's cached query and
-/// column layout) gets the same values a fetch reads.
+/// Records read by key and by fetch: each record names its to-one
+/// destination by the store's family and key, without an ID made for it,
+/// and a fault fired alone (one record read by key, with the table's cached
+/// query and column layout) gets the same values a fetch reads.
 @Suite struct SQLiteRecordReaderTests {
     /// 3 albums of 10 photos, each photo's `index` its place in its album,
     /// saved and reset: sorted by index, the photos' albums interleave.
@@ -25,16 +25,24 @@ import GRDB
         return context
     }
 
-    private static func albumID(in object: NSManagedObject) throws -> NSManagedObjectID {
+    /// The album the committed record of `object` names.
+    private static func albumRecord(in object: NSManagedObject) throws -> RecordIdentity {
         let record = try #require(object.committed)
-        guard case .id(let id) = record[record.layout.slotsByName["album"]!] else {
-            Issue.record("the record of \(object.objectID) holds no album ID")
+        guard case .record(let album) = record[record.layout.slotsByName["album"]!] else {
+            Issue.record("the record of \(object.objectID) holds no album")
             throw CancellationError()
         }
-        return id
+        return album
     }
 
-    @Test func aFetchsRecordsShareOneIDPerDestination() throws {
+    private static func albumID(in object: NSManagedObject) throws -> NSManagedObjectID {
+        try albumRecord(in: object).objectID
+    }
+
+    /// Each photo's record names its album by the store's ID family for
+    /// albums and the album's key: no ID is made for a destination read, and
+    /// the ID made from the record when asked for is the album's.
+    @Test func aFetchsRecordsNameDestinationsWithoutIDs() throws {
         let context = try Self.interleavedAlbums()
         try context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
@@ -42,14 +50,24 @@ import GRDB
             request.returnsObjectsAsFaults = false
             let photos = try context.fetch(request)
             #expect(photos.count == 30)
-            var byAlbum: [String: NSManagedObjectID] = [:]
+            let store = try #require(context.persistentStoreCoordinator?.persistentStores.first)
+            let albumEntity = try #require(context.persistentStoreCoordinator?.managedObjectModel
+                .entitiesByName["Album"])
+            var keyByAlbum: [String: Int64] = [:]
             for photo in photos {
-                let id = try Self.albumID(in: photo)
-                let album = String((photo.value(forKey: "name") as? String ?? "").prefix(2))
-                if let shared = byAlbum[album] { #expect(shared === id, "photos of \(album) hold two album IDs") }
-                byAlbum[album] = id
+                let record = try Self.albumRecord(in: photo)
+                #expect(record.madeID == nil, "a record read made an ID for its destination")
+                #expect(record.family === store.idFamily(for: albumEntity))
+                let key = try #require(record.primaryKey)
+                // Photo "p1-4" is in album "a1".
+                let album = "a" + (photo.value(forKey: "name") as? String ?? "").dropFirst().prefix(1)
+                if let known = keyByAlbum[album] { #expect(known == key, "photos of \(album) name two albums") }
+                keyByAlbum[album] = key
+                let destination = try #require(photo.value(forKey: "album") as? NSManagedObject)
+                #expect(destination.value(forKey: "name") as? String == album)
+                #expect(record.objectID == destination.objectID && destination.isRecord(record))
             }
-            #expect(byAlbum.count == 3 && Set(byAlbum.values.map(ObjectIdentifier.init)).count == 3)
+            #expect(keyByAlbum.count == 3 && Set(keyByAlbum.values).count == 3)
         }
     }
 

@@ -10,8 +10,8 @@ struct SQLiteRecordReader {
     let db: Database
     /// Resolves a blob kept outside the database; made once per reader, not per value.
     private let external: (Data) -> Data?
-    /// The to-one destinations' IDs this reader made (see `SQLiteDestinationIDs`).
-    private let destinationIDs = SQLiteDestinationIDs()
+    /// The families of the to-one destinations this reader named (see `SQLiteDestinationFamilies`).
+    private let destinationFamilies = SQLiteDestinationFamilies()
 
     init(store: SQLiteStore, db: Database) {
         self.store = store
@@ -191,7 +191,7 @@ struct SQLiteRecordReader {
     }
 
     /// The slot value of the to-one relationship `toOne` in the current row:
-    /// its destination's ID, or none without a key.
+    /// its destination's record, by family and key, or none without a key.
     private func destination(_ toOne: SQLiteRowLayout.Reads.ToOne, from row: SQLiteColumnReader) -> SlotValue {
         guard let key = row.integer(toOne.keyPosition) else { return .none }
         // A damaged entity column may name no entity, or one outside the
@@ -202,7 +202,7 @@ struct SQLiteRecordReader {
             toOne.destination.map(named.isKindOf(entity:)) == false ? nil : named
         } ?? toOne.destination
         guard let destination else { return .none }
-        return .id(destinationIDs.id(of: destination, primaryKey: key, in: store))
+        return .record(.record(destinationFamilies.family(of: destination, in: store), primaryKey: key))
     }
 
     /// The destinations of `relationship` of the records whose primary keys

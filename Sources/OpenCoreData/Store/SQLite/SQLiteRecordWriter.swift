@@ -249,11 +249,12 @@ struct SQLiteRecordWriter {
             try statement.checkBinding(value.bind(to: sqliteStatement, at: index))
         }
         for (slot, hasEntityColumn) in row.foreignKeys {
-            // Read in place: a copy of the slot retained and released the ID.
-            let destination: NSManagedObjectID? = record.pointee.values.withValue(at: slot) { value in
+            // Read in place: a copy of the slot retained and released what it holds. A record read from the
+            // store gives its key and entity without an ID made.
+            let destination: RecordIdentity? = record.pointee.values.withValue(at: slot) { value in
                 switch value {
-                case .id(let id): id
-                case .object(let object): object.objectID
+                case .record(let record): record
+                case .object(let object): .id(object.objectID)
                 default: nil
                 }
             }
