@@ -97,13 +97,8 @@ extension NSManagedObjectContext {
     private func fulfillFaults(_ faults: [NSManagedObject], of family: ObjectIDFamily) {
         guard let coordinator = persistentStoreCoordinator, let store = family.store else { return }
         // Each key once (an object listed twice is one fault), and the fault each row is for.
-        var waiting = [PrimaryKey: NSManagedObject](minimumCapacity: faults.count)
-        var keys: [Int64] = []
-        keys.reserveCapacity(faults.count)
-        for fault in faults {
-            let key = fault.storedRecord.unsafelyUnwrapped.primaryKey
-            if waiting.updateValue(fault, forKey: PrimaryKey(key)) == nil { keys.append(key) }
-        }
+        var waiting = FaultsByKey(faults)
+        let keys = waiting.keys
         // In batches of 1000 as `readRows(_:)` reads, each in one store access.
         for start in stride(from: 0, to: keys.count, by: 1000) {
             let batch = Array(keys[start..<min(start + 1000, keys.count)])
@@ -111,7 +106,7 @@ extension NSManagedObjectContext {
                 cache.rememberRead(contentsOf: try store.snapshots(of: family, primaryKeys: batch))
             }) else { continue }
             for row in rows {
-                guard let key = row.recordIdentity.primaryKey, let object = waiting[PrimaryKey(key)],
+                guard let key = row.recordIdentity.primaryKey, let object = waiting.fault(forKey: key),
                       object.isFault else { continue }
                 fulfill(object, with: row)
             }
