@@ -157,15 +157,12 @@ open class NSManagedObject: NSObject, KeyValueCoding {
     /// Whether the object is the one `record` names (`objectID` equal to its
     /// ID), asked without making either ID.
     func isRecord(_ record: RecordIdentity) -> Bool {
-        guard let id = record.madeID else {
-            let (family, primaryKey) = record.permanentRecord
-            return isRecord(family, primaryKey: primaryKey)
-        }
         switch identity {
-        case .id(let own): return own.namesSameRecord(as: id)
-        case .record(let family, let primaryKey): return id.names(family, primaryKey: primaryKey)
+        case .id(let own): return record.isNamed(by: own)
+        case .record(let family, let primaryKey): return record.names(family, primaryKey: primaryKey)
         case .entity:
-            guard case .temporary(let number) = id.key else { return false }
+            // No ID made yet: only a temporary ID given out for the object's number names it.
+            guard case .temporary(let number) = record.madeID?.key else { return false }
             return changeState?.temporaryNumber == number
         }
     }
