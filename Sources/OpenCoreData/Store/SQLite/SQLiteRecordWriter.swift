@@ -13,10 +13,11 @@ import GRDBSQLite
 /// values are noted for removal after it.
 ///
 /// Each entity's INSERT and UPDATE are prepared once per save and only
-/// rebound per record, so each record costs one or two statement executions
-/// plus one per to-many destination, and a deleted or updated record with
-/// externally stored attributes one more to read the columns it replaces.
-/// Deleted records go by set: a statement per entity and 500 records.
+/// rebound per record. An updated record costs one statement execution plus
+/// one per to-many destination, and one more to read the columns it replaces
+/// when it has externally stored attributes; inserted records go 16 to an
+/// execution (`SQLiteRecordWriter+Inserts`), deleted ones by set: a statement
+/// per entity and 500 records.
 struct SQLiteRecordWriter {
     /// Core Data spaces order keys by 1024 so that inserting between two
     /// items can leave the others alone; only the relative order matters.
@@ -47,10 +48,9 @@ struct SQLiteRecordWriter {
         }
         try inserted.withUnsafeBufferPointer { records in
             for record in records.indices {
-                let row = try rowStatement(for: records.baseAddress! + record, inserting: true, &statements)
-                insertedRows.append(row)
-                _ = try write(records.baseAddress! + record, with: row)
+                insertedRows.append(try rowStatement(for: records.baseAddress! + record, inserting: true, &statements))
             }
+            try insert(records, with: insertedRows)
         }
         stale += try changedElsewhere(changes.lockedVersions)
         guard stale.isEmpty else { return stale }
@@ -147,15 +147,37 @@ struct SQLiteRecordWriter {
                 case .joinTable, .hiddenForeignKey: true
                 }
             }
+            // An INSERT's one row of values, which a batch repeats: `(?, ?, 1, ?), (?, ?, 1, ?)`.
+            rowValues = "(?, ?, 1" + String(repeating: ", ?", count: names.count) + ")"
             let sql = inserting
-                ? "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(names.map { ", " + $0 }.joined())) VALUES (?, ?, 1"
-                    + String(repeating: ", ?", count: names.count) + ")"
+                ? "INSERT INTO \(entity.table) (Z_PK, Z_ENT, Z_OPT\(names.map { ", " + $0 }.joined())) VALUES "
+                    + rowValues
                 : "UPDATE \(entity.table) SET Z_OPT = Z_OPT + 1\(names.map { ", \($0) = ?" }.joined())"
                     + " WHERE Z_PK = ? AND \(SQLiteRecordWriter.versionCondition)"
             statement = try db.cachedStatement(sql: sql)
             // Marks the parameters as bound for GRDB, which then only resets
             // the statement per execution; `write` binds every parameter of each row.
             statement.setUncheckedArguments(StatementArguments())
+            parameterCount = sqlite3_bind_parameter_count(statement.sqliteStatement)
+            let limit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+            batchRows = inserting ? max(1, min(SQLiteRecordWriter.insertBatchRows, limit / Int(parameterCount))) : 1
+        }
+
+        /// The parameters one row binds.
+        let parameterCount: CInt
+        /// The rows one execution of ``batchStatement(in:)`` inserts (1: no batches, as for an UPDATE).
+        let batchRows: Int
+        private let rowValues: String
+        private var batch: Statement?
+
+        /// The INSERT of `batchRows` rows at once, prepared on first use.
+        func batchStatement(in db: Database) throws -> Statement {
+            if let batch { return batch }
+            let sql = statement.sql + String(repeating: ", " + rowValues, count: batchRows - 1)
+            let statement = try db.cachedStatement(sql: sql)
+            statement.setUncheckedArguments(StatementArguments())
+            batch = statement
+            return statement
         }
     }
 
@@ -212,13 +234,25 @@ struct SQLiteRecordWriter {
     /// The record is read where it lies, in the save's array: passed by value, each call
     /// copied it (its ID, layout, slots and changed slots: four retains and releases, ~170
     /// instructions a row).
-    private func write(_ record: UnsafePointer<StoreSnapshot>, with row: RowStatement) throws -> Bool {
+    func write(_ record: UnsafePointer<StoreSnapshot>, with row: RowStatement) throws -> Bool {
+        try bind(record, of: row, to: row.statement, after: 0)
+        try row.statement.runInTransaction()
+        // GRDB's `changesCount` checks the calling queue first (~500 instructions a row), and
+        // `Database.sqliteConnection` costs an exclusivity check: the statement's own connection.
+        return row.inserting || sqlite3_changes(sqlite3_db_handle(row.statement.sqliteStatement)) == 1
+    }
+
+    /// Binds the values of `record`'s row, as `row` writes them, to
+    /// `statement`'s parameters after the first `first` (one row of a batch
+    /// of inserts, or the only one).
+    func bind(_ record: UnsafePointer<StoreSnapshot>, of row: RowStatement, to statement: Statement,
+              after first: CInt) throws {
         guard let pk = record.pointee.identity.primaryKey else { throw unsavable(record.pointee.objectID) }
-        let statement = row.statement, sqliteStatement = statement.sqliteStatement
+        let sqliteStatement = statement.sqliteStatement
         // Every parameter is rebound below (the count matches the statement
         // by construction), each from its slot as it is read; the statement
         // is new or was reset after its last run (`runInTransaction()`).
-        var index: CInt = 0
+        var index = first
         func bind(_ integer: Int64?) throws {
             index += 1
             guard let integer else { return try statement.checkBinding(sqlite3_bind_null(sqliteStatement, index)) }
@@ -266,10 +300,6 @@ struct SQLiteRecordWriter {
             // NULL (a version the context does not know) matches any row.
             try bind(record.pointee.version > 0 ? record.pointee.version : nil)
         }
-        try statement.runInTransaction()
-        // GRDB's `changesCount` checks the calling queue first (~500 instructions a row), and
-        // `Database.sqliteConnection` costs an exclusivity check: the statement's own connection.
-        return row.inserting || sqlite3_changes(sqlite3_db_handle(sqliteStatement)) == 1
     }
 
     /// Writes the to-many relationships of `snapshot` whose data lives
