@@ -101,4 +101,21 @@ import Testing
         #expect(changes.allSatisfy { $0.changeType == .insert })
         #expect(Set(changes.map(\.changedObjectID)) == ids)
     }
+
+    @Test func externalDataOfABatchGoesToEachRowsOwnFile() throws {
+        // Every third image large enough for a file beside the store, the rest inline, all in batched rows.
+        let context = try TestStack.context(SQLiteExternalDataTests.model(), .sqlite)
+        let count = SQLiteRecordWriter.insertBatchRows + 5
+        var images: [String: Data] = [:]
+        try context.performAndWait {
+            for i in 0..<count {
+                let size = i % 3 == 0 ? SQLiteExternalDataTests.large : 100
+                images["p\(i)"] = SQLiteExternalDataTests.bytes(size, seed: UInt8(i))
+                TestStack.insert("Photo", into: context, ["name": "p\(i)", "image": images["p\(i)"]!])
+            }
+            try context.save()
+        }
+        #expect(SQLiteExternalDataTests.files(of: context).count == (count + 2) / 3)
+        #expect(try SQLiteExternalDataTests.stored("image", of: context) == images)
+    }
 }
