@@ -54,8 +54,7 @@ import Testing
             #expect(try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "Album")) == Self.albumCount)
         }
         // Each row under its object's key, entity and first version, as a single-row INSERT writes it.
-        let file = try DatabaseQueue(path: writer.persistentStoreCoordinator!.persistentStores[0].url!.path)
-        let rows = try file.read { db in
+        let rows = try SQLiteStoreTests.raw(SQLiteStoreTests.url(of: writer)).read { db in
             try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT, Z_OPT, ZINDEX FROM ZPHOTO ORDER BY Z_PK")
         }
         #expect(rows.count == Self.photoCount)
@@ -65,7 +64,7 @@ import Testing
 
     @Test func aRowRefusedInABatchLeavesNothingOfTheSave() throws {
         let writer = try TestStack.context(TestStack.albumsModel(), .sqlite)
-        let url = writer.persistentStoreCoordinator!.persistentStores[0].url!
+        let url = SQLiteStoreTests.url(of: writer)
         // Another program takes a key the store will hand out, in the middle of the first batch.
         try DatabaseQueue(path: url.path).write { db in
             try db.execute(sql: "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (5, 2, 1, 'elsewhere')")
@@ -79,7 +78,7 @@ import Testing
         #expect(refusal.domain == NSCocoaErrorDomain)
         #expect(refusal.code == NSSQLiteError)
         try writer.performAndWait { #expect(writer.insertedObjects.count == Self.photoCount + Self.albumCount) }
-        let names = try DatabaseQueue(path: url.path).read { db in
+        let names = try SQLiteStoreTests.raw(url).read { db in
             try String.fetchAll(db, sql: "SELECT ZNAME FROM ZPHOTO UNION ALL SELECT ZNAME FROM ZALBUM")
         }
         #expect(names == ["elsewhere"])

@@ -80,11 +80,7 @@ extension SQLiteRecordWriter {
 
     /// Binds `values` to `statement`'s parameters, in order, and runs it.
     private func run(_ statement: Statement, _ values: [Int64]) throws {
-        // Marked as bound for GRDB, whose `execute()` runs it outside a transaction (`runInTransaction()`).
-        statement.setUncheckedArguments(StatementArguments())
-        for (index, value) in zip(CInt(1)..., values) {
-            try statement.checkBinding(sqlite3_bind_int64(statement.sqliteStatement, index, value))
-        }
+        try statement.bind(values.map(\.databaseValue))
         try statement.runInTransaction()
     }
 }
